@@ -2264,6 +2264,42 @@ static void test_graph_bot_pushed_off_lattice(void **state)
     }
 }
 
+/* Trips of tilenav-bench arrival --planner graph --push that failed until
+ * 2026-12-07: level 11 (3x1, jump 2, pushed 1.3 px) stood on a sliver of
+ * the end tile of a ledge under a low ceiling, where every edge's jump met
+ * the ceiling (from the lattice the edge's first step had left it): it now
+ * walks off the sliver first (two frames) and the edge's inputs follow in
+ * the air (STUCK before); level 440 (3x3, jump 1) had no edge to a surface
+ * with a wall, only to one without, from whose take-offs one lands where
+ * the plan goes: a detour onto it (STUCK before); level 159 (1x3, jump 2,
+ * pushed -0.9 px) was pushed in the first frame of a walk-off edge, still
+ * on the ground, and flew the edge's inputs from there into a pit: the bot
+ * now sees the offset change before the edge leaves the ground and checks
+ * its take-off again (NO_PATH before). */
+static void test_graph_bot_pushed_off_sliver(void **state)
+{
+    (void)state;
+    static const struct {
+        int L, w, h, jump, x, y, gx, gy;
+        float push;
+    } lv[] = {{11, 3, 1, 2, 15, 24, 39, 16, 1.3f},
+              {440, 3, 3, 1, 17, 9, 20, 15, 1.3f},
+              {440, 3, 3, 1, 17, 9, 20, 15, -2.5f},
+              {159, 1, 3, 2, 6, 9, 14, 27, -0.9f}};
+    for (int k = 0; k < 4; k++) {
+        pushed_end r = pushed_level(lv[k].L, lv[k].w, lv[k].h, lv[k].jump, lv[k].x, lv[k].y,
+                                    lv[k].gx, lv[k].gy, lv[k].push);
+        if (r.state != TN_BOT_ARRIVED)
+            fail_msg("level %d pushed %.1f px: %s after %d steps", lv[k].L, (double)lv[k].push,
+                     tn_bot_state_name(r.state), r.steps);
+        /* and without the push, the same trip arrives with no re-plan */
+        r = pushed_level(lv[k].L, lv[k].w, lv[k].h, lv[k].jump, lv[k].x, lv[k].y, lv[k].gx,
+                         lv[k].gy, 0.0f);
+        assert_int_equal(r.state, TN_BOT_ARRIVED);
+        assert_int_equal(r.replans, 0);
+    }
+}
+
 /* ---- the pushed graph bot's detour (a review) ---------------------------- */
 
 /* The box of test_graph_bot_pushed_off_lattice: a platform ending in
@@ -2696,6 +2732,7 @@ int main(void)
         cmocka_unit_test(test_classic_without_finder),
         cmocka_unit_test(test_graph_bot_slow_walker),
         cmocka_unit_test(test_graph_bot_pushed_off_lattice),
+        cmocka_unit_test(test_graph_bot_pushed_off_sliver),
         cmocka_unit_test(test_detour_waits_for_the_hold),
         cmocka_unit_test(test_detour_not_in_a_planning_step),
         cmocka_unit_test(test_detour_cost_bounded),

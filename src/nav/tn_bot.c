@@ -83,6 +83,17 @@ struct tn_bot {
     bool detour; /* replaying an edge realign chose to get onto a surface
                     with a wall (or onto the lattice): on landing, walk
                     into the wall there and plan again */
+    /* pre_dir (-1 / +1, 0 none): leg pre_leg's edge is replayed after
+     * pre_n frames of walking that way, off the sliver of a ledge the body
+     * stands on (realign); detour_chain: detours in a row onto surfaces with no
+     * wall (DETOUR_CHAIN at most, for a goal) */
+    int pre_leg, pre_dir, pre_n, detour_chain;
+    /* the edge being replayed has not left the ground yet (replay_ground);
+     * the body's offset from the lattice when it began (replay_d, px): a
+     * push before it leaves the ground changes it (gstep) */
+    bool replay_ground;
+    float replay_d;
+    long align_frames; /* realign's replays' frames left (REALIGN_FRAMES) */
     /* realign found no take-off that lands and no wall: the detour, which
      * asks the graph, waits for a step without a search of the bot's own
      * and without the hold (tn_bot_hold_plans) */
@@ -585,6 +596,8 @@ static void gplan(tn_bot *b, const tn_map *m, const tn_body *body)
     b->plan_h = body->h;
     b->aligned_leg = -1;
     b->align_dir = 0;
+    b->pre_leg = -1;
+    b->pre_dir = 0;
     b->detour = false;
     b->detour_wait = false;
     b->searched_step = b->steps;
@@ -791,39 +804,108 @@ static int surface_at(const tn_surf *g, int row, int j)
     return tn_surf_node_surface(g, tn_surf_node_at(g, row, j));
 }
 
+/* Frames a body walks off a ledge's end before an edge (pre_of) at most:
+ * one from the lattice, two from a sliver of the end tile. */
+#define PRE_MAX 2
+
+/* Frames realign's replays (take_off_lands) may run in all, once a leg:
+ * a replay runs its edge, then falls until it stands (up to
+ * TN_SURF_MAX_AIR x 2 frames), and 66 edges are tried, four replays each. */
+#define REALIGN_FRAMES 16384
+
+/* A replay of edge e that ran fr frames (-1: it did not stand) paid from
+ * the bot's realign budget (REALIGN_FRAMES). */
+static void align_pay(tn_bot *b, int e, int fr)
+{
+    b->align_frames -= fr >= 0    ? fr
+                       : fr == -2 ? PRE_MAX
+                                  : (long)tn_surf_edges(b->graph)[e].frames + TN_SURF_MAX_AIR;
+}
+
 /* The frame after which edge e, replayed from its own take-off, leaves
  * the ground (1: every edge leaves it at once), -1 when it does not replay
- * (a body `like` of its size and speed standing there). */
-static int edge_off_frame(const tn_bot *b, const tn_map *m, const tn_body *like, int e)
+ * (a body `like` of its size and speed standing there) or realign's frames
+ * are spent. */
+static int edge_off_frame(tn_bot *b, const tn_map *m, const tn_body *like, int e)
 {
     const tn_surf *g = b->graph;
     int row, j, off;
+    if (b->align_frames <= 0) return -1;
     tn_surf_node_pos(g, tn_surf_edges(g)[e].from, &row, &j);
     tn_body c = *like;
     c.x = tn_surf_lattice_x(g, j);
     c.jump_held = false;
-    return tn_surf_edge_replay_body(g, m, e, &c, &off) < 0 ? -1 : off;
+    const int fr = tn_surf_edge_replay_body(g, m, e, &c, &off);
+    align_pay(b, e, fr);
+    return fr < 0 ? -1 : off;
+}
+
+/* The direction (-1 / +1) edge e's first input walks, 0 none. */
+static int first_dir(const tn_surf *g, int e)
+{
+    tn_input in;
+    int cnt;
+    tn_surf_run(g, tn_surf_edges(g)[e].run0, &in, &cnt);
+    return in.left ? -1 : in.right ? 1 : 0;
+}
+
+/* A take-off `at` of row `row` at the end of its surface toward edge e's
+ * first input (a step that way leaves it): the direction, else 0.  From
+ * there a body off the lattice may stand on a sliver of the ledge where
+ * the edge's first frame left it (a jump from the sliver can meet a low
+ * ceiling the lattice take-off had left behind); one frame of walking off
+ * first (pre) puts it in the air, and the edge's inputs follow. */
+static int pre_of(const tn_surf *g, int row, int at, int e)
+{
+    const int d = first_dir(g, e);
+    return d != 0 && tn_surf_node_at(g, row, at + d) < 0 ? d : 0;
+}
+
+/* Body c (where the bot would start edge e; jump released first): walked
+ * toward pre (0: not) with the graph's physics until it is in the air (at
+ * most PRE_MAX frames: their count in *npre), then edge e's replay
+ * (tn_surf_edge_replay_body): its frames, or -1 when it does not stand
+ * after it, -2 when the walk did not leave the ground; *off the frame
+ * after which it left it. */
+static int replay_pre(const tn_surf *g, const tn_map *m, tn_body *c, int pre, int e, int *off,
+                      int *npre)
+{
+    c->jump_held = false;
+    *npre = 0;
+    if (pre == 0) return tn_surf_edge_replay_body(g, m, e, c, off);
+    while (*npre < PRE_MAX && c->on_ground) {
+        tn_surf_step_body(g, m, c, walk_toward(pre));
+        ++*npre;
+    }
+    *off = *npre;
+    if (c->on_ground) return -2;
+    const int fr = tn_surf_edge_replay_body(g, m, e, c, NULL);
+    return fr < 0 ? -1 : fr + *npre;
 }
 
 /* Edge e replayed from the body at x + dx, jump released first (as the
- * bot does before a jump): true when it leaves the ground when the edge
- * does (off0, edge_off_frame; give or take a frame: not after standing on
- * a sliver of a ledge) and ends on the edge's landing surface. */
-static bool lands_from(const tn_bot *b, const tn_map *m, const tn_body *body, float dx, int e,
-                       int off0)
+ * bot does before a jump), walked off first toward pre (0: not; pre_of,
+ * replay_pre): true when it leaves the ground when the edge does (off0,
+ * edge_off_frame; give or take a frame: not after standing on a sliver of
+ * a ledge; with pre, in the walk's frames) and ends on the edge's landing
+ * surface.  False too once realign's frames are spent. */
+static bool lands_from(tn_bot *b, const tn_map *m, const tn_body *body, float dx, int e, int off0,
+                       int pre)
 {
     const tn_surf *g = b->graph;
-    int off1;
+    int off1, npre;
     tn_body c = *body;
     c.x += dx;
-    c.jump_held = false;
-    if (off0 < 0 || tn_surf_edge_replay_body(g, m, e, &c, &off1) < 0 || off1 < 0 ||
-        abs(off1 - off0) > 1)
-        return false;
+    if (off0 < 0 || b->align_frames <= 0) return false;
+    const int fr = replay_pre(g, m, &c, pre, e, &off1, &npre);
+    align_pay(b, e, fr);
+    if (fr < 0 || off1 < 0 || (pre == 0 && abs(off1 - off0) > 1)) return false;
     const float T = b->phys.tile_px;
     const int at =
         surface_at(g, (int)lroundf((c.y + (float)c.h * T) / T), tn_surf_lattice_j(g, c.x));
-    return at >= 0 && at == tn_surf_node_surface(g, tn_surf_edges(g)[e].to);
+    if (at < 0 || at != tn_surf_node_surface(g, tn_surf_edges(g)[e].to)) return false;
+    b->pre_n = npre; /* (for the leg, when it takes this) */
+    return true;
 }
 
 /* The first of graph g's edges whose take-off node is n or after (the
@@ -848,6 +930,9 @@ static int first_edge_from(const tn_surf *g, int n)
  * the graph about (each one query, stats only). */
 #define DETOUR_TRIES 256
 #define DETOUR_PLANS 8
+/* Detours in a row onto surfaces with no wall, for one goal (each lands
+ * off the lattice again, where realign tries that surface's take-offs). */
+#define DETOUR_CHAIN 4
 /* Frames a detour's replays may run in all (a replay runs an edge's
  * frames, then falls until it stands: up to TN_SURF_MAX_AIR x 2; on a
  * tall level 256 edges replayed 600,000 frames in one step).  The most of
@@ -898,18 +983,41 @@ static bool goal_reachable(tn_bot *b, int node)
     return s == TN_OK;
 }
 
+/* A detour's choice: edge e from take-off `at` (pre: walked off first),
+ * landing on node n2 of surface s2. */
+typedef struct detour_pick {
+    int e, at, pre, npre, n2, s2;
+} detour_pick;
+
+/* Make pick p the leg's edge and take-off (the detour). */
+static void detour_take(tn_bot *b, int row, const detour_pick *p)
+{
+    tn_surf_leg *L = &b->legs[b->leg];
+    L->edge = p->e;
+    L->walk_to_j = p->at;
+    L->node = tn_surf_node_at(b->graph, row, p->at);
+    b->pre_leg = p->pre != 0 ? b->leg : -1;
+    b->pre_dir = p->pre;
+    b->pre_n = p->npre;
+    b->detour = true;
+}
+
 /* No take-off of the body's surface S (on row `row`, the body at lattice
  * j, off the lattice by less than a step toward -side) lands on the leg's
  * landing surface, and S ends at no wall.  The edges of S to any surface,
  * take-offs nearest first (at most DETOUR_TRIES, from both places by each
- * take-off, replayed from the body as it stands; it may stand a while on
- * a sliver of a ledge before it leaves the ground, which the stuck count
- * lets it do), for the first that ends on the lattice (a wall met in the
- * air) or on a surface that ends at a wall, from which the graph has a
- * whole plan to the goal (asked for at most DETOUR_PLANS surfaces, each
- * once): it becomes the leg's edge and take-off, and the bot, landed,
- * walks into that wall and plans again (b->detour).  False when none
- * does. */
+ * take-off and, at an end of S, walked off it first (pre_of), replayed
+ * from the body as it stands; it may stand a while on a sliver of a ledge
+ * before it leaves the ground, which the stuck count lets it do), for the
+ * first that ends on the lattice (a wall met in the air) or on a surface
+ * that ends at a wall, from which the graph has a whole plan to the goal
+ * (asked for at most DETOUR_PLANS surfaces, each once): it becomes the
+ * leg's edge and take-off, and the bot, landed, walks into that wall and
+ * plans again (b->detour).  When none does, the first edges that end on
+ * another surface with no wall (off the lattice still, but where other
+ * take-offs may land: realign again there), at most DETOUR_PLANS of them,
+ * and at most DETOUR_CHAIN such detours in a row for a goal.  False when
+ * none does. */
 static bool detour(tn_bot *b, const tn_map *m, const tn_body *body, int row, int j,
                    const tn_surf_surface *S, int side)
 {
@@ -919,44 +1027,63 @@ static bool detour(tn_bot *b, const tn_map *m, const tn_body *body, int row, int
     const int ne = tn_surf_edge_count(g),
               here = tn_surf_node_surface(g, tn_surf_node_at(g, row, j));
     int tries = 0, plans = 0, asked[DETOUR_PLANS]; /* (the surfaces asked about: no way) */
+    detour_pick other[DETOUR_PLANS];               /* onto surfaces with no wall */
+    int nother = 0;
     long frames = 0;
-    for (int k = 1; k <= 2 * (S->j1 - S->j0) + 1 && tries < DETOUR_TRIES; k++) {
+    bool full = false; /* out of frames or questions */
+    for (int k = 1; k <= 2 * (S->j1 - S->j0) + 1 && tries < DETOUR_TRIES && !full; k++) {
         const int jf = j + (k % 2 ? -(k / 2) : k / 2);
         if (jf < S->j0 || jf > S->j1) continue;
         const int from = S->node0 + (jf - S->j0);
-        for (int e = first_edge_from(g, from); e < ne && E[e].from == from; e++) {
+        for (int e = first_edge_from(g, from); e < ne && E[e].from == from && !full; e++) {
             if (++tries > DETOUR_TRIES) break;
-            for (int q = 0; q < 2; q++) {
-                const int at = jf + (q ? side : 0);
-                if (tn_surf_node_at(g, row, at) < 0) continue;
+            for (int q = 0; q < 3 && !full; q++) { /* at jf, a step aside, walked off first */
+                const int at = jf + (q == 1 ? side : 0), pre = q == 2 ? pre_of(g, row, jf, e) : 0;
+                if (tn_surf_node_at(g, row, at) < 0 || (q == 2 && pre == 0)) continue;
+                if (frames >= DETOUR_FRAMES) {
+                    full = true;
+                    break;
+                }
                 tn_body c = *body;
                 c.x += (float)(at - j) * s;
-                c.jump_held = false;
-                if (frames >= DETOUR_FRAMES) return false;
-                int off;
-                const int fr = tn_surf_edge_replay_body(g, m, e, &c, &off);
-                frames += fr >= 0 ? fr : (long)E[e].frames + TN_SURF_MAX_AIR;
+                int off, npre;
+                const int fr = replay_pre(g, m, &c, pre, e, &off, &npre);
+                frames += fr >= 0 ? fr : fr == -2 ? PRE_MAX : (long)E[e].frames + TN_SURF_MAX_AIR;
                 if (fr < 0 || off < 0) continue;
                 const int r2 = (int)lroundf((c.y + (float)c.h * T) / T);
                 const int j2 = tn_surf_lattice_j(g, c.x), n2 = tn_surf_node_at(g, r2, j2);
                 const int s2 = tn_surf_node_surface(g, n2);
                 if (s2 < 0) continue;
+                const detour_pick p = {e, at, pre, npre, n2, s2};
                 const bool on = fabsf(c.x - tn_surf_lattice_x(g, j2)) < s * 1e-3f;
-                if (!on && (s2 == here || !wall_dir(b, m, &c, &tn_surf_surfaces(g)[s2], j2)))
+                if (!on && (s2 == here || !wall_dir(b, m, &c, &tn_surf_surfaces(g)[s2], j2))) {
+                    int a = 0;
+                    while (a < nother && other[a].s2 != s2) a++;
+                    if (s2 != here && a == nother && nother < DETOUR_PLANS) other[nother++] = p;
                     continue;
+                }
                 int a = 0;
                 while (a < plans && asked[a] != s2) a++;
                 if (a < plans) continue;
-                if (plans >= DETOUR_PLANS) return false;
+                if (plans >= DETOUR_PLANS) {
+                    full = true;
+                    break;
+                }
                 asked[plans++] = s2;
                 if (!goal_reachable(b, n2)) continue;
-                b->legs[b->leg].edge = e;
-                b->legs[b->leg].walk_to_j = at;
-                b->legs[b->leg].node = tn_surf_node_at(g, row, at);
-                b->detour = true;
+                detour_take(b, row, &p);
                 return true;
             }
         }
+    }
+    if (b->detour_chain >= DETOUR_CHAIN) return false;
+    for (int a = 0; a < nother; a++) {
+        int k = 0;
+        while (k < plans && asked[k] != other[a].s2) k++;
+        if (k < plans || !goal_reachable(b, other[a].n2)) continue;
+        detour_take(b, row, &other[a]);
+        b->detour_chain++;
+        return true;
     }
     return false;
 }
@@ -969,12 +1096,18 @@ static int take_off_lands(tn_bot *b, const tn_map *m, const tn_body *body, int r
     const tn_surf *g = b->graph;
     tn_surf_leg *L = &b->legs[b->leg];
     const float s = tn_surf_lattice_x(g, 1) - tn_surf_lattice_x(g, 0);
+    b->align_frames = REALIGN_FRAMES;
     const int off0 = edge_off_frame(b, m, body, L->edge);
-    if (lands_from(b, m, body, 0.0f, L->edge, off0)) return 0;
+    if (lands_from(b, m, body, 0.0f, L->edge, off0, 0)) return 0;
     if (tn_surf_node_at(g, row, j + side) >= 0 &&
-        lands_from(b, m, body, (float)side * s, L->edge, off0)) {
+        lands_from(b, m, body, (float)side * s, L->edge, off0, 0)) {
         L->walk_to_j = j + side;
         L->node = tn_surf_node_at(g, row, j + side);
+        return 1;
+    }
+    const int pre0 = pre_of(g, row, j, L->edge);
+    if (pre0 != 0 && lands_from(b, m, body, 0.0f, L->edge, off0, pre0)) {
+        b->pre_leg = b->leg, b->pre_dir = pre0;
         return 1;
     }
     const tn_surf_edge *E = tn_surf_edges(g);
@@ -992,14 +1125,15 @@ static int take_off_lands(tn_bot *b, const tn_map *m, const tn_body *body, int r
             if (e == L->edge || tn_surf_node_surface(g, E[e].to) != to_surf) continue;
             if (++tries > REALIGN_TRIES) break;
             const int o = edge_off_frame(b, m, body, e);
-            for (int q = 0; q < 2; q++) {
-                const int at = jf + (q ? side : 0);
-                if (tn_surf_node_at(g, row, at) < 0 ||
-                    !lands_from(b, m, body, (float)(at - j) * s, e, o))
+            for (int q = 0; q < 3; q++) { /* at jf, a step aside, at jf walked off first */
+                const int at = jf + (q == 1 ? side : 0), pre = q == 2 ? pre_of(g, row, jf, e) : 0;
+                if (tn_surf_node_at(g, row, at) < 0 || (q == 2 && pre == 0) ||
+                    !lands_from(b, m, body, (float)(at - j) * s, e, o, pre))
                     continue;
                 L->edge = e;
                 L->walk_to_j = at;
                 L->node = tn_surf_node_at(g, row, at);
+                if (pre != 0) b->pre_leg = b->leg, b->pre_dir = pre;
                 return 1;
             }
         }
@@ -1034,7 +1168,8 @@ static bool realign(tn_bot *b, const tn_map *m, const tn_body *body, int row, in
     const float d = body->x - tn_surf_lattice_x(g, j);
     const int side = d > 0 ? -1 : 1; /* the other side of a take-off */
     const int here = tn_surf_node_at(g, row, j);
-    if (fabsf(d) < s * 1e-3f || here < 0) { /* (a waiting detour: moved meanwhile) */
+    if (fabsf(d) < s * 1e-3f || here < 0) {            /* (a waiting detour: moved meanwhile) */
+        if (fabsf(d) < s * 1e-3f) b->detour_chain = 0; /* (on the lattice again) */
         b->detour_wait = false;
         return false;
     }
@@ -1120,6 +1255,21 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
                                                                 : "graph rebuilt";
         b->want_plan = true;
         b->nlegs = b->leg = b->n = b->cur = 0;
+    }
+    if (b->gphase == GP_REPLAY && b->replay_ground) {
+        /* pushed before the edge left the ground: its inputs would fly
+         * from elsewhere; back to its take-off, checked again (realign).
+         * (A walk off the lattice keeps its offset up to float sums:
+         * under 0.004 px a step at 2,048 tiles; a fiftieth of a step is
+         * no push to miss.) */
+        const float dn = body->x - tn_surf_lattice_x(g, tn_surf_lattice_j(g, body->x));
+        b->replay_ground = on_ground;
+        if (on_ground && fabsf(dn - b->replay_d) > lattice_step(g) * 0.02f) {
+            b->gphase = GP_WALK;
+            b->aligned_leg = -1;
+            b->pre_leg = -1;
+            b->replay_ground = false;
+        }
     }
     tn_input in;
     if (replay_next(b, &in)) return in;
@@ -1235,24 +1385,31 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
     if (b->align_dir != 0) return walk_toward(b->align_dir);
     /* at the take-off: copy the edge and replay it */
     const tn_surf_edge *E = &tn_surf_edges(g)[L->edge];
-    if (E->nruns > TN_BOT_RUNS_MAX) {
+    const int pre = b->pre_leg == b->leg ? b->pre_dir : 0; /* (off a sliver first: realign) */
+    if (E->nruns + (pre != 0) > TN_BOT_RUNS_MAX) {
         b->state = TN_BOT_NO_PATH;
         return none;
     }
-    b->nruns = E->nruns;
+    b->nruns = E->nruns + (pre != 0);
+    if (pre != 0) /* (walked off for pre_n frames) */
+        b->runs[0] =
+            (uint16_t)(((b->pre_n - 1) << 4) | (pre < 0 ? TN_SURF_IN_LEFT : TN_SURF_IN_RIGHT));
     for (int r = 0; r < E->nruns; r++) {
         tn_input in;
         int cnt;
         tn_surf_run(g, E->run0 + (uint32_t)r, &in, &cnt);
-        b->runs[r] = (uint16_t)(((cnt - 1) << 4) | (in.left ? TN_SURF_IN_LEFT : 0) |
-                                (in.right ? TN_SURF_IN_RIGHT : 0) |
-                                (in.down ? TN_SURF_IN_DOWN : 0) | (in.jump ? TN_SURF_IN_JUMP : 0));
+        b->runs[r + (pre != 0)] =
+            (uint16_t)(((cnt - 1) << 4) | (in.left ? TN_SURF_IN_LEFT : 0) |
+                       (in.right ? TN_SURF_IN_RIGHT : 0) | (in.down ? TN_SURF_IN_DOWN : 0) |
+                       (in.jump ? TN_SURF_IN_JUMP : 0));
     }
     tn_surf_node_pos(g, E->to, &b->expect_row, &b->expect_j);
     b->run_i = 0;
     b->run_left = 0;
     if (body->jump_held && (b->runs[0] & TN_SURF_IN_JUMP)) return none; /* release first */
     b->gphase = GP_REPLAY;
+    b->replay_ground = true;
+    b->replay_d = body->x - tn_surf_lattice_x(g, j);
     return gstep_replay_first(b);
 }
 
@@ -1418,6 +1575,7 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
     b->replans = 0;
     b->stuck_replans = 0;
     b->no_landing = -1;
+    b->detour_chain = 0;
     b->steps = 0;
     b->look_steps = 0;
     b->still = 0;

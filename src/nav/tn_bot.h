@@ -321,13 +321,18 @@ const tn_error *tn_bot_plan_error(const tn_bot *b);
  * something other than its inputs (knock-back: walks keep the offset, so
  * an edge replays shifted) is checked once a leg at the take-off with
  * tn_surf_edge_replay_body: it takes off where it stands, or one step on
- * the other side of the take-off, or by another edge of its surface onto
- * the same landing surface, whichever leaves the ground when the edge does
- * and ends on that surface, the nearest first (at most 64 edges); when
+ * the other side of the take-off, or, at the end of its surface, after
+ * walking off it first (one or two frames, until it is in the air: from a
+ * sliver of the end tile a jump can meet a low ceiling the lattice
+ * take-off left behind; tn_surf_step_body), or by another edge of its
+ * surface onto the same landing surface, whichever leaves the ground when
+ * the edge does and ends on that surface, the nearest first (at most 64
+ * edges, their replays at most 16,384 frames in all); when
  * none does, it walks into the nearer wall its surface ends at (a wall
  * stops a body on the lattice) and plans again there; with no such wall
  * it takes the nearest edge of its surface (to any surface; at most 256
- * tried) that, replayed from where it stands, ends on the lattice or on a
+ * tried, from the same places) that, replayed from where it stands, ends
+ * on the lattice or on a
  * surface that ends at a wall and from where the graph has a whole plan
  * to the goal (a PARTIAL trip: to where its plan ends) (asked for at
  * most 8 such surfaces, stats only: tn_surf_find, or tn_surf_query_find
@@ -336,16 +341,24 @@ const tn_error *tn_bot_plan_error(const tn_bot *b);
  * step in which it made no plan nor slice of one, and for the hold to be
  * lifted, tn_bot_hold_plans), replays it (the stuck count rests
  * meanwhile: it may stand on a sliver of a ledge for a while before it
- * falls), walks into that wall on landing and plans again there; with
+ * falls), walks into that wall on landing and plans again there; failing
+ * that, the first such edge onto another surface with no wall from where
+ * the graph has a whole plan (8 more questions at most), where it lands
+ * off the lattice and checks that surface's take-offs again (at most 4
+ * such detours in a row for a goal); with
  * neither it replays the leg as it is and, when the same edge fails so
- * twice in a row, stops STUCK.
+ * twice in a row, stops STUCK.  A push while an edge's inputs are
+ * replayed but before the body leaves the ground (the offset from the
+ * lattice changed) stops the replay: the bot walks back to the take-off
+ * and checks it again, as above.
  * Its final walk
  * ends with the box's left edge on the goal tile (a step more, or into the
  * wall there).  Measured in
  * docs/surf.md ("A bot pushed off the lattice"); the check costs up to
- * four replays of an edge per edge tried, at most 66 edges, once a leg and
- * only for a body off the lattice; a way to a wall, when needed, up to 512
- * replays of at most 16,384 frames in all, and 8 plans more, in a step
+ * four replays of an edge per edge tried, at most 66 edges and 16,384
+ * frames, once a leg and only for a body off the lattice; a way to a
+ * wall, when needed, up to 768 replays of at most 16,384 frames in all,
+ * and 16 plans more, in a step
  * that makes no plan (on the levels of tilenav-bench arrival --push 1.3:
  * 185 such searches, about 50 us each, the slowest 0.3 to 3 ms in two
  * runs on a loaded machine; the most frames 9,068; on a 240 x 1000 map
