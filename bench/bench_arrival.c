@@ -20,10 +20,12 @@
  * --push PX: each body is pushed PX px sideways once, on the ground, at its
  * first standing frame from frame 10 where the pushed box fits (knock-back
  * in a game: off the walk's lattice for a PX that is no multiple of a walk
- * step); the failure scripts do not replay the push.
+ * step); the failure scripts do not replay the push.  --push-air: the
+ * push comes instead at the first frame from frame 10 the body is in the
+ * air (a hit during a jump or a fall).
  * Usage: tilenav-bench arrival [--levels N] [--goals K] [--seed S] [--out DIR]
  *                              [--size WxH] [--quiet] [--planner classic|graph]
- *                              [--push PX]
+ *                              [--push PX [--push-air]]
  */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
@@ -67,7 +69,7 @@ static bool random_standing(const tn_map *m, tn_rng *r, int w, int h, int *x, in
 }
 
 static outcome run_bot(tn_bot *bot, tn_path *pf, const tn_map *m, const tn_phys_params *p, int w,
-                       int h, int sx, int sy, int gx, int gy, int budget, float push)
+                       int h, int sx, int sy, int gx, int gy, int budget, float push, bool air)
 {
     outcome o;
     memset(&o, 0, sizeof o);
@@ -81,7 +83,7 @@ static outcome run_bot(tn_bot *bot, tn_path *pf, const tn_map *m, const tn_phys_
     for (f = 0; f < budget; f++) {
         tn_input in = tn_bot_step(bot, pf, m, &body, p);
         if (!tn_bot_active(bot)) break;
-        if (!pushed && f >= 10 && body.on_ground &&
+        if (!pushed && f >= 10 && body.on_ground != air &&
             !tn_body_box_blocked(m, p, body.x + push, body.y, body.w, body.h))
             body.x += push, pushed = true;
         tn_body_step(&body, m, p, in);
@@ -145,13 +147,17 @@ int bench_arrival(int argc, char **argv)
     int levels = 500, goals = 10, W = 48, H = 28;
     unsigned long long seed = 1;
     const char *out = "/tmp/tilenav-arrival";
-    bool quiet = false, graph = false;
+    bool quiet = false, graph = false, air = false;
     double push = 0.0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int bad = 0;
         if (strcmp(a, "--quiet") == 0) {
             quiet = true;
+            continue;
+        }
+        if (strcmp(a, "--push-air") == 0) {
+            air = true;
             continue;
         }
         if (strcmp(a, "--levels") == 0)
@@ -192,7 +198,7 @@ int bench_arrival(int argc, char **argv)
                 bench_arg_unknown("arrival", a);
             fprintf(stderr, "usage: tilenav-bench arrival [--levels N] [--goals K] [--seed S] "
                             "[--out DIR] [--size WxH] [--quiet] [--planner classic|graph] "
-                            "[--push PX]\n");
+                            "[--push PX [--push-air]]\n");
             return 2;
         }
         if (bad) return 2;
@@ -224,7 +230,13 @@ int bench_arrival(int argc, char **argv)
     double t0 = bench_now();
     printf("arrival: %d levels x %d goals, %dx%d tiles, seed %llu, %s planner, failures in %s\n",
            levels, goals, W, H, seed, graph ? "graph" : "classic", out);
-    if (push != 0.0) printf("each body pushed %g px once, on the ground, from frame 10\n", push);
+    if (air && push == 0.0) {
+        fprintf(stderr, "arrival: --push-air needs --push PX (not 0)\n");
+        return 2;
+    }
+    if (push != 0.0)
+        printf("each body pushed %g px once, %s, from frame 10\n", push,
+               air ? "in the air" : "on the ground");
     tn_surf *g = NULL;
     double build_s = 0.0;
     for (int L = 0; L < levels; L++) {
@@ -276,7 +288,7 @@ int bench_arrival(int argc, char **argv)
                 continue;
             }
             int budget = 600 + 20 * raw;
-            outcome o = run_bot(bot, pf, m, &p, w, h, sx, sy, gx, gy, budget, (float)push);
+            outcome o = run_bot(bot, pf, m, &p, w, h, sx, sy, gx, gy, budget, (float)push, air);
             runs++;
             run_tab[jump][(h - 1) * 3 + w - 1]++;
             replans += o.info.replans;

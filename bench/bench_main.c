@@ -213,8 +213,8 @@ static const struct {
      "map, with and without a search trace; 512x512 level)"},
     {"arrival", bench_arrival,
      "arrival [--levels N] [--goals K] [--seed S] [--out DIR] [--size WxH] [--quiet] "
-     "[--planner classic|graph] [--push PX]: bot arrival rate on random levels (--push: each "
-     "body pushed PX px once)"},
+     "[--planner classic|graph] [--push PX [--push-air]]: bot arrival rate on random levels "
+     "(--push: each body pushed PX px once, on the ground or with --push-air in the air)"},
     {"flow", bench_flow,
      "flow [--reps N] [--edits N] [--size N]: flow-field rebuild and single-edit update times"},
     {"enemies", bench_enemies,
