@@ -204,6 +204,10 @@ int bench_arrival(int argc, char **argv)
         if (bad) return 2;
         i++;
     }
+    if (air && push == 0.0) {
+        fprintf(stderr, "arrival: --push-air needs --push PX (not 0)\n");
+        return 2;
+    }
     if (mkdir(out, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "arrival: cannot create %s: %s\n", out, strerror(errno));
         return 1;
@@ -230,10 +234,6 @@ int bench_arrival(int argc, char **argv)
     double t0 = bench_now();
     printf("arrival: %d levels x %d goals, %dx%d tiles, seed %llu, %s planner, failures in %s\n",
            levels, goals, W, H, seed, graph ? "graph" : "classic", out);
-    if (air && push == 0.0) {
-        fprintf(stderr, "arrival: --push-air needs --push PX (not 0)\n");
-        return 2;
-    }
     if (push != 0.0)
         printf("each body pushed %g px once, %s, from frame 10\n", push,
                air ? "in the air" : "on the ground");
