@@ -2332,6 +2332,49 @@ static void detour_place(tn_body *b, const tn_map *m, const tn_phys_params *p, i
         tn_body_step(b, m, p, (tn_input){false, false, false, false});
 }
 
+/* A body pushed on the ground every frame (a conveyor, a wind): a push
+ * before an edge leaves the ground stops its replay and the take-off is
+ * checked again, once a leg, so the bot does not walk back and forth for
+ * ever; across a pit to a ledge it arrives, every push. */
+static void test_graph_bot_pushed_every_frame(void **state)
+{
+    (void)state;
+    const char *text = "tilenav-map 1\nsize 24 8\ntiles\n"
+                       "........................\n"
+                       "........................\n"
+                       "........................\n"
+                       "..P.....................\n"
+                       "#########.......########\n"
+                       "#########.......########\n"
+                       "########################\n"
+                       "########################\n";
+    tn_map *m = NULL;
+    tn_surf *g = NULL;
+    tn_phys_params p;
+    detour_setup(text, 4.0f, &m, &g, &p, NULL);
+    const float push[] = {0.5f, -0.5f, 0.3f, 1.0f, -1.0f, 2.0f};
+    for (int k = 0; k < 6; k++) {
+        tn_body b;
+        detour_place(&b, m, &p, 2, 3);
+        tn_bot *bot = NULL;
+        assert_int_equal(tn_bot_create(NULL, NULL, &bot, NULL), TN_OK);
+        tn_bot_set_graph(bot, g);
+        assert_int_equal(tn_bot_goto(bot, NULL, m, &b, &p, 20, 3, NULL), TN_OK);
+        for (int f = 0; f < 3000 && tn_bot_active(bot); f++) {
+            tn_input in = tn_bot_step(bot, NULL, m, &b, &p);
+            if (b.on_ground && !tn_body_box_blocked(m, &p, b.x + push[k], b.y, b.w, b.h))
+                b.x += push[k];
+            tn_body_step(&b, m, &p, in);
+        }
+        if (tn_bot_get_info(bot).state != TN_BOT_ARRIVED)
+            fail_msg("pushed %.1f px a frame: %s", (double)push[k],
+                     tn_bot_state_name(tn_bot_get_info(bot).state));
+        tn_bot_destroy(bot);
+    }
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
 /* tn_bot_hold_plans: "tn_bot_step makes no search".  A detour asks the
  * graph up to 8 times (on the bot's query object, which bots share and
  * slice their plans on): a held bot asked anyway, in any step, past the
@@ -2733,6 +2776,7 @@ int main(void)
         cmocka_unit_test(test_graph_bot_slow_walker),
         cmocka_unit_test(test_graph_bot_pushed_off_lattice),
         cmocka_unit_test(test_graph_bot_pushed_off_sliver),
+        cmocka_unit_test(test_graph_bot_pushed_every_frame),
         cmocka_unit_test(test_detour_waits_for_the_hold),
         cmocka_unit_test(test_detour_not_in_a_planning_step),
         cmocka_unit_test(test_detour_cost_bounded),

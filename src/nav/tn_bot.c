@@ -90,9 +90,11 @@ struct tn_bot {
     int pre_leg, pre_dir, pre_n, detour_chain;
     /* the edge being replayed has not left the ground yet (replay_ground);
      * the body's offset from the lattice when it began (replay_d, px): a
-     * push before it leaves the ground changes it (gstep) */
+     * push before it leaves the ground changes it and stops the replay,
+     * once a leg (stopped_leg; gstep) */
     bool replay_ground;
     float replay_d;
+    int stopped_leg;
     long align_frames; /* realign's replays' frames left (REALIGN_FRAMES) */
     /* realign found no take-off that lands and no wall: the detour, which
      * asks the graph, waits for a step without a search of the bot's own
@@ -598,6 +600,7 @@ static void gplan(tn_bot *b, const tn_map *m, const tn_body *body)
     b->align_dir = 0;
     b->pre_leg = -1;
     b->pre_dir = 0;
+    b->stopped_leg = -1;
     b->detour = false;
     b->detour_wait = false;
     b->searched_step = b->steps;
@@ -1261,10 +1264,13 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
          * from elsewhere; back to its take-off, checked again (realign).
          * (A walk off the lattice keeps its offset up to float sums:
          * under 0.004 px a step at 2,048 tiles; a fiftieth of a step is
-         * no push to miss.) */
+         * no push to miss.  Once a leg: a body pushed every frame, on a
+         * conveyor say, would walk back and forth for ever.) */
         const float dn = body->x - tn_surf_lattice_x(g, tn_surf_lattice_j(g, body->x));
         b->replay_ground = on_ground;
-        if (on_ground && fabsf(dn - b->replay_d) > lattice_step(g) * 0.02f) {
+        if (on_ground && fabsf(dn - b->replay_d) > lattice_step(g) * 0.02f &&
+            b->stopped_leg != b->leg) {
+            b->stopped_leg = b->leg;
             b->gphase = GP_WALK;
             b->aligned_leg = -1;
             b->pre_leg = -1;
