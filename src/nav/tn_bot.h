@@ -349,8 +349,8 @@ const tn_error *tn_bot_plan_error(const tn_bot *b);
  * neither it replays the leg as it is and, when the same edge fails so
  * twice in a row, stops STUCK.  A push while an edge's inputs are
  * replayed but before the body leaves the ground (the offset from the
- * lattice changed) stops the replay: the bot walks back to the take-off
- * and checks it again, as above.
+ * lattice changed) stops the replay, once a leg: the bot walks back to the
+ * take-off and checks it again, as above.
  * Its final walk
  * ends with the box's left edge on the goal tile (a step more, or into the
  * wall there).  Measured in
