@@ -2300,6 +2300,58 @@ static void test_graph_bot_pushed_off_sliver(void **state)
     }
 }
 
+/* A push in the air (a hit during a jump or a fall): the bot steps a copy
+ * of the body by its own inputs (the shadow), sees the body is not there,
+ * and when the rest of the edge's inputs no longer land on the edge's
+ * landing surface, changes the left and right of the next few frames so
+ * that they do (steer).  Trips on levels of tilenav-bench arrival (seed
+ * 1), pushed 2.5 px left at the first frame in the air from frame 10: each
+ * landed off its edge's landing and re-planned before; now none re-plans
+ * and each arrives sooner. */
+static void test_graph_bot_steers_after_air_push(void **state)
+{
+    (void)state;
+    static const struct {
+        int L, x, y, gx, gy, old_frames;
+    } trip[] = {{18, 19, 12, 22, 19, 95}, {5, 35, 4, 38, 15, 98}, {20, 30, 10, 17, 17, 194}};
+    for (int k = 0; k < 3; k++) {
+        const int L = trip[k].L, w = L % 3 + 1, h = (L / 3) % 3 + 1, jump = L / 9 + 1;
+        tn_map *m = NULL;
+        tn_surf *g = NULL;
+        tn_rng rng;
+        assert_int_equal(tn_map_create(48, 28, NULL, &m, NULL), TN_OK);
+        tn_rng_seed(&rng, 1, (uint64_t)L);
+        assert_int_equal(tn_levelgen_platformer(m, &rng, NULL), TN_OK);
+        tn_phys_params p = tn_phys_default((float)jump);
+        tn_surf_profile prof = tn_surf_profile_make(w, h, &p);
+        assert_int_equal(tn_surf_create(m, &prof, NULL, &g, NULL), TN_OK);
+        tn_body b;
+        tn_body_place(&b, &p, w, h, trip[k].x, trip[k].y);
+        tn_body_settle(&b, m, &p);
+        tn_bot *bot = NULL;
+        assert_int_equal(tn_bot_create(NULL, NULL, &bot, NULL), TN_OK);
+        tn_bot_set_graph(bot, g);
+        assert_int_equal(tn_bot_goto(bot, NULL, m, &b, &p, trip[k].gx, trip[k].gy, NULL), TN_OK);
+        bool pushed = false;
+        int f;
+        for (f = 0; f < 3000 && tn_bot_active(bot); f++) {
+            tn_input in = tn_bot_step(bot, NULL, m, &b, &p);
+            if (!pushed && f >= 10 && !b.on_ground &&
+                !tn_body_box_blocked(m, &p, b.x - 2.5f, b.y, b.w, b.h))
+                b.x -= 2.5f, pushed = true;
+            tn_body_step(&b, m, &p, in);
+        }
+        const tn_bot_info i = tn_bot_get_info(bot);
+        assert_true(pushed);
+        if (i.state != TN_BOT_ARRIVED || i.replans != 0 || f >= trip[k].old_frames)
+            fail_msg("level %d: %s after %d frames, %d re-plans", L, tn_bot_state_name(i.state), f,
+                     i.replans);
+        tn_bot_destroy(bot);
+        tn_surf_destroy(g);
+        tn_map_destroy(m);
+    }
+}
+
 /* ---- the pushed graph bot's detour (a review) ---------------------------- */
 
 /* The box of test_graph_bot_pushed_off_lattice: a platform ending in
@@ -2777,6 +2829,7 @@ int main(void)
         cmocka_unit_test(test_graph_bot_pushed_off_lattice),
         cmocka_unit_test(test_graph_bot_pushed_off_sliver),
         cmocka_unit_test(test_graph_bot_pushed_every_frame),
+        cmocka_unit_test(test_graph_bot_steers_after_air_push),
         cmocka_unit_test(test_detour_waits_for_the_hold),
         cmocka_unit_test(test_detour_not_in_a_planning_step),
         cmocka_unit_test(test_detour_cost_bounded),

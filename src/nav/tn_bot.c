@@ -95,6 +95,14 @@ struct tn_bot {
     bool replay_ground;
     float replay_d;
     int stopped_leg;
+    /* in the air: the body as the edge's inputs move it (shadow, stepped
+     * with the graph's physics by the bot's last input while shadow_ok);
+     * one that differs was pushed, and the rest of the flight is steered
+     * (steer: steer_left frames of walking toward steer_dir, 0 none, in
+     * place of the inputs' left and right), once a leg (steered_leg) */
+    tn_body shadow;
+    bool shadow_ok;
+    int steer_dir, steer_left, steered_leg;
     long align_frames; /* realign's replays' frames left (REALIGN_FRAMES) */
     /* realign found no take-off that lands and no wall: the detour, which
      * asks the graph, waits for a step without a search of the bot's own
@@ -601,6 +609,9 @@ static void gplan(tn_bot *b, const tn_map *m, const tn_body *body)
     b->pre_leg = -1;
     b->pre_dir = 0;
     b->stopped_leg = -1;
+    b->steered_leg = -1;
+    b->shadow_ok = false;
+    b->steer_left = 0;
     b->detour = false;
     b->detour_wait = false;
     b->searched_step = b->steps;
@@ -789,6 +800,11 @@ static bool replay_next(tn_bot *b, tn_input *in)
     if (b->run_left == 0 && b->run_i == b->nruns) b->gphase = GP_LANDING;
     *in = (tn_input){(v & TN_SURF_IN_LEFT) != 0, (v & TN_SURF_IN_RIGHT) != 0,
                      (v & TN_SURF_IN_DOWN) != 0, (v & TN_SURF_IN_JUMP) != 0};
+    if (b->steer_left > 0) { /* (steered after a push in the air: steer) */
+        b->steer_left--;
+        in->left = b->steer_dir < 0;
+        in->right = b->steer_dir > 0;
+    }
     return true;
 }
 
@@ -1205,6 +1221,71 @@ static bool realign(tn_bot *b, const tn_map *m, const tn_body *body, int row, in
     return false;
 }
 
+/* Steering after a push in the air: the first STEER_MAX frames of the rest
+ * of the flight it may change, and the frames its replays may run in all
+ * (each one runs the rest of the edge's inputs, then falls until it
+ * stands: up to TN_SURF_MAX_AIR x 2). */
+#define STEER_MAX 24
+#define STEER_FRAMES 16384
+
+/* The body `body` flown by the rest of the edge's inputs rest[0..n) (input
+ * bits, as runs hold them), the first k frames walking toward dir instead
+ * of their left and right (0: neither), then none until it stands: true
+ * when it stands on surface `target`.  Its frames added to *frames. */
+static bool flies_to(const tn_bot *b, const tn_map *m, const tn_body *body, const uint8_t *rest,
+                     int n, int k, int dir, int target, long *frames)
+{
+    const tn_surf *g = b->graph;
+    const float T = b->phys.tile_px;
+    tn_body c = *body;
+    int i = 0;
+    for (; i < n + TN_SURF_MAX_AIR && (i < n || !c.on_ground); i++) {
+        const int v = i < n ? rest[i] : 0;
+        tn_input in = {(v & TN_SURF_IN_LEFT) != 0, (v & TN_SURF_IN_RIGHT) != 0,
+                       (v & TN_SURF_IN_DOWN) != 0, (v & TN_SURF_IN_JUMP) != 0};
+        if (i < k) in.left = dir<0, in.right = dir> 0;
+        tn_surf_step_body(g, m, &c, in);
+    }
+    *frames += i;
+    if (!c.on_ground) return false;
+    return surface_at(g, (int)lroundf((c.y + (float)c.h * T) / T), tn_surf_lattice_j(g, c.x)) ==
+           target;
+}
+
+/* The body was pushed in the air during an edge (it is not where the
+ * edge's inputs put it: the shadow).  When the rest of the inputs no longer
+ * land on the edge's landing surface, the first steering that does (the
+ * first 1..STEER_MAX frames walking against the push, then with no key,
+ * then with it, the fewest frames first; at most STEER_FRAMES frames of
+ * replays) takes the place of those frames' left and right (steer_dir,
+ * steer_left).  None: the flight goes on as it is (its landing
+ * re-plans). */
+static void steer(tn_bot *b, const tn_map *m, const tn_body *body)
+{
+    const tn_surf *g = b->graph;
+    uint8_t rest[TN_SURF_MAX_AIR + PRE_MAX + 1];
+    int n = 0;
+    if (b->gphase == GP_REPLAY) { /* (the rest of the runs from where replay_next is) */
+        for (int c = 0; c < b->run_left && b->run_i > 0 && n < (int)sizeof rest; c++)
+            rest[n++] = (uint8_t)(b->runs[b->run_i - 1] & 15);
+        for (int r = b->run_i; r < b->nruns; r++)
+            for (int c = (b->runs[r] >> 4) + 1; c > 0 && n < (int)sizeof rest; c--)
+                rest[n++] = (uint8_t)(b->runs[r] & 15);
+    }
+    const int target = surface_at(g, b->expect_row, b->expect_j);
+    long frames = 0;
+    if (target < 0 || flies_to(b, m, body, rest, n, 0, 0, target, &frames)) return;
+    const int away = body->x > b->shadow.x ? -1 : 1; /* against the push */
+    const int dirs[3] = {away, 0, -away};
+    for (int k = 1; k <= STEER_MAX && frames < STEER_FRAMES; k++)
+        for (int d = 0; d < 3 && frames < STEER_FRAMES; d++)
+            if (flies_to(b, m, body, rest, n, k, dirs[d], target, &frames)) {
+                b->steer_dir = dirs[d];
+                b->steer_left = k;
+                return;
+            }
+}
+
 tn_input tn_bot_coast(tn_bot *b)
 {
     tn_input in = {false, false, false, false};
@@ -1212,6 +1293,7 @@ tn_input tn_bot_coast(tn_bot *b)
     if (b->graph && (b->state == TN_BOT_MOVING || b->state == TN_BOT_PARTIAL))
         replay_next(b, &in); /* (writes in only when there is an input) */
     b->last_in = in;
+    b->shadow_ok = false; /* (a step without the map: the shadow cannot follow) */
     return in;
 }
 
@@ -1259,6 +1341,19 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
         b->want_plan = true;
         b->nlegs = b->leg = b->n = b->cur = 0;
     }
+    if ((b->gphase == GP_REPLAY || b->gphase == GP_LANDING) && b->shadow_ok) {
+        /* the shadow follows the bot's last input; a body not where it is
+         * was pushed (the same physics, so bit for bit otherwise) */
+        tn_surf_step_body(g, m, &b->shadow, b->last_in);
+        const float e = lattice_step(g) * 0.02f;
+        if (!on_ground && !b->want_plan && b->nlegs > 0 && b->steered_leg != b->leg &&
+            (fabsf(b->shadow.x - body->x) > e || fabsf(b->shadow.y - body->y) > e ||
+             fabsf(b->shadow.vy - body->vy) > e)) {
+            b->steered_leg = b->leg;
+            b->shadow_ok = false;
+            steer(b, m, body);
+        }
+    }
     if (b->gphase == GP_REPLAY && b->replay_ground) {
         /* pushed before the edge left the ground: its inputs would fly
          * from elsewhere; back to its take-off, checked again (realign).
@@ -1279,6 +1374,10 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
     }
     tn_input in;
     if (replay_next(b, &in)) return in;
+    if (!on_ground && b->gphase == GP_LANDING && b->steer_left > 0) { /* (steer) */
+        b->steer_left--;
+        return walk_toward(b->steer_dir);
+    }
     if (!on_ground) {
         /* falling where the plan did not say (an edit, a push): plan on
          * landing; still in the air after an edge's inputs (a body off the
@@ -1414,6 +1513,9 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
     b->run_left = 0;
     if (body->jump_held && (b->runs[0] & TN_SURF_IN_JUMP)) return none; /* release first */
     b->gphase = GP_REPLAY;
+    b->shadow = *body;
+    b->shadow_ok = true;
+    b->steer_left = 0;
     b->replay_ground = true;
     b->replay_d = body->x - tn_surf_lattice_x(g, j);
     return gstep_replay_first(b);

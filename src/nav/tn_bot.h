@@ -350,7 +350,15 @@ const tn_error *tn_bot_plan_error(const tn_bot *b);
  * twice in a row, stops STUCK.  A push while an edge's inputs are
  * replayed but before the body leaves the ground (the offset from the
  * lattice changed) stops the replay, once a leg: the bot walks back to the
- * take-off and checks it again, as above.
+ * take-off and checks it again, as above.  A push in the air is seen by
+ * stepping a copy of the body by the bot's own inputs with the graph's
+ * physics (tn_surf_step_body; so the owner must step the body by the
+ * graph's step function, as replays need anyway, and tn_bot_coast stops
+ * the copy for the leg): when the rest of the edge's inputs no longer land
+ * on its landing surface, the first 1..24 frames of the rest walk against
+ * the push, or with no key, or with it, the fewest that land there (at
+ * most 16,384 frames of replays, once a leg); else the flight goes on and
+ * its landing re-plans.
  * Its final walk
  * ends with the box's left edge on the goal tile (a step more, or into the
  * wall there).  Measured in
