@@ -141,7 +141,7 @@ int tn_wbots_graph_search(const tn_world *w, tn_wbots_search *out);
 int tn_wbots_count(const tn_world *w);
 const tn_body *tn_wbots_body(const tn_world *w, int i);
 const tn_bot *tn_wbots_bot(const tn_world *w, int i);
-/* Knock every extra bot standing on the ground dx px sideways
+/* Knock every extra bot dx px sideways, on the ground or in the air
  * (tn_world_knock_body; tn_world_knock calls it).  Returns how many moved;
  * *on_ground (may be NULL): how many stood on the ground. */
 int tn_wbots_knock(tn_world *w, float dx, int *on_ground);

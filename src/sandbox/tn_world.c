@@ -619,7 +619,7 @@ static float lattice_offset(const tn_phys_params *p, float x)
 float tn_world_knock_body(const tn_world *w, tn_body *b, float dx, bool *wall)
 {
     if (wall) *wall = false;
-    if (!b->on_ground || !isfinite(dx) || dx == 0.0f) return 0.0f;
+    if (!isfinite(dx) || dx == 0.0f) return 0.0f;
     const float T = w->phys.tile_px, x = b->x;
     float nx = x + dx;
     if (tn_body_box_blocked(w->map, &w->phys, nx, b->y, b->w, b->h)) {
@@ -633,7 +633,7 @@ float tn_world_knock_body(const tn_world *w, tn_body *b, float dx, bool *wall)
     }
     b->x = nx;
     b->vx = 0.0f;
-    tn_body_settle(b, w->map, &w->phys);
+    if (b->on_ground) tn_body_settle(b, w->map, &w->phys); /* (in the air: it flies on) */
     return nx - x;
 }
 
@@ -664,19 +664,12 @@ tn_status tn_world_knock(tn_world *w, float dx, tn_error *err)
     else if (bots > 0)
         snprintf(also, sizeof also, "; extra bots: %d of %d knocked", knocked, bots);
     const float step = w->phys.walk_speed * w->phys.dt;
-    if (!standing) {
-        tn_world_message(w,
-                         "not knocked: the character is in the air (a knock-back pushes a body "
-                         "on the ground only)%s",
-                         also);
-        return tn_error_set(err, TN_FAILURE | TN_REFUSED, 0, 0,
-                            "the character is in the air: only a body on the ground is knocked");
-    }
     if (moved == 0.0f) {
-        tn_world_message(w, "not knocked: the character stands against a wall on its %s%s", side,
-                         also);
+        tn_world_message(w, "not knocked: the character %s against a wall on its %s%s",
+                         standing ? "stands" : "flies", side, also);
         return tn_error_set(err, TN_FAILURE | TN_REFUSED, 0, 0,
-                            "the character stands against a wall on its %s", side);
+                            "the character %s against a wall on its %s",
+                            standing ? "stands" : "flies", side);
     }
     char how[64] = "";
     if (wall) snprintf(how, sizeof how, " (of %.1f: a wall stopped it)", (double)fabsf(dx));
@@ -684,7 +677,12 @@ tn_status tn_world_knock(tn_world *w, float dx, tn_error *err)
     const tn_bot_info bi = bot ? tn_bot_get_info(bot) : (tn_bot_info){0};
     const float off = lattice_offset(&w->phys, w->character.x);
     char then[128] = "";
-    if (isnan(off)) /* (no lattice: the walk's step divides no tile) */
+    if (!standing) /* (in the air: what the bot does about the flight) */
+        snprintf(then, sizeof then, "%s",
+                 !bot || !bi.active ? ""
+                 : bi.planner == 1  ? ": the bot steers its jump back onto its landing"
+                                    : ": the bot steers from where it flies");
+    else if (isnan(off)) /* (no lattice: the walk's step divides no tile) */
         ;
     else if (fabsf(off) <= T / 256.0f)
         snprintf(then, sizeof then, ": on the walk's %.2f px lattice", (double)step);
@@ -695,8 +693,8 @@ tn_status tn_world_knock(tn_world *w, float dx, tn_error *err)
                                     : "the bot steps off slivers or walks into a wall");
     /* (a push under 0.05 px keeps its digits: "0.0 px" said nothing moved) */
     const double px = (double)fabsf(moved);
-    tn_world_message(w, px >= 0.05 ? "knocked %.1f px %s%s%s%s" : "knocked %.2g px %s%s%s%s", px,
-                     side, how, then, also);
+    tn_world_message(w, px >= 0.05 ? "knocked %.1f px %s%s%s%s%s" : "knocked %.2g px %s%s%s%s%s",
+                     px, side, standing ? "" : " in the air", how, then, also);
     tn_error_clear(err);
     return TN_OK;
 }

@@ -267,11 +267,11 @@ bool tn_world_take_item(tn_world *w, int x, int y);
 /* Helpers for parts: does the character's box overlap tile (x, y)? */
 bool tn_world_body_overlaps_tile(const tn_body *b, int x, int y);
 /* Knock body b (the character or an extra bot) dx px sideways, as a hit's
- * knock-back (tn_world_knock): only a body on the ground; a wall in the
+ * knock-back (tn_world_knock), on the ground or in the air; a wall in the
  * way stops it on its tile edge, as a walk into it does.  Its vx is set
- * to 0 and its ground found again (tn_body_settle: a push off a ledge
- * falls at the next step).  Returns the px it moved (0: in the air, or a
- * wall right there); *wall (may be NULL): a wall stopped it. */
+ * to 0 and, on the ground, its ground found again (tn_body_settle: a push
+ * off a ledge falls at the next step).  Returns the px it moved (0: a wall
+ * right there); *wall (may be NULL): a wall stopped it. */
 float tn_world_knock_body(const tn_world *w, tn_body *b, float dx, bool *wall);
 /* The character's pixel centre. */
 void tn_world_character_center(const tn_world *w, float *x, float *y);
@@ -401,14 +401,15 @@ tn_status tn_world_goto(tn_world *w, int x, int y, tn_error *err);
  * graph bot re-checks each edge from where it stands, the classic one
  * steps off slivers; both may walk into a wall to get back on the
  * lattice; their plan reason then reads "back on the lattice" and the
- * like).  Only a body standing on the ground is pushed (a body in the air
- * keeps its flight); a wall in the way stops it on the tile edge.  The
- * message says what happened: "knocked 1.3 px right: off the walk's 2.67
- * px lattice, the bot re-checks its jumps from where it stands; extra
- * bots: 2 of 3 knocked (1 in the air)".  INVALID_PARAM
- * for dx 0, not finite or beyond a tile (16 px); REFUSED (not counted as
- * a refused edit) when the character is in the air or against a wall on
- * that side (extra bots on the ground are pushed all the same).  O(bots). */
+ * like); a body in the air is pushed too (the graph bot steers its jump
+ * back onto its landing, tn_bot.h).  A wall in the way stops it on the
+ * tile edge.  The message says what happened: "knocked 1.3 px right: off
+ * the walk's 2.67 px lattice, the bot re-checks its jumps from where it
+ * stands; extra bots: 2 of 3 knocked (1 in the air)", "knocked 1.3 px
+ * left in the air: the bot steers its jump back onto its landing".
+ * INVALID_PARAM for dx 0, not finite or beyond a tile (16 px); REFUSED
+ * (not counted as a refused edit) when the character is against a wall on
+ * that side (extra bots are pushed all the same).  O(bots). */
 tn_status tn_world_knock(tn_world *w, float dx, tn_error *err);
 
 #ifdef __cplusplus
