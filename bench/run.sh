@@ -27,6 +27,9 @@ run arrival --levels 500 --goals 10 --seed 1 --planner graph
 # walk's lattice), which the bots must recover from (docs/surf.md)
 run arrival --levels 500 --goals 10 --seed 1 --push 1.3
 run arrival --levels 500 --goals 10 --seed 1 --planner graph --push 1.3
+# ... and pushed in the air instead (a hit during a jump: the graph bot
+# steers its jump back onto its landing)
+run arrival --levels 500 --goals 10 --seed 1 --planner graph --push 1.3 --push-air
 run flow
 run enemies
 run cdt --points 1000000
