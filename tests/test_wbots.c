@@ -1148,6 +1148,38 @@ static void test_hud_says_why_and_since(void **state)
     tn_world_destroy(w);
 }
 
+/* A click in the air snapped down to the ground under it names the tile
+ * clicked beside the goal when the plan waits for the landing ("goto
+ * (60,8) (clicked (60,5)): planning when the character lands"), and again
+ * when that plan is made: the landing message said only "goto (60,8):
+ * planned on landing", the click gone from the status line (a playtest
+ * clicked inside the floor mid-jump and read of a goal 3 rows up). */
+static void test_landed_plan_names_the_click(void **state)
+{
+    (void)state;
+    for (int planner = 0; planner <= 1; planner++) {
+        tn_world *w = world("maps/demo.map");
+        assert_true(tn_succeeded(tn_world_set(w, "planner", planner, NULL)));
+        for (int f = 0; f < 30; f++) tn_world_step(w);
+        tn_world_set_input(w, (tn_input){.jump = true});
+        for (int f = 0; f < 4; f++) tn_world_step(w);
+        tn_world_set_input(w, (tn_input){0});
+        assert_false(tn_world_character(w)->on_ground);
+        tn_world_set_tool(w, TN_TOOL_GOTO);
+        assert_true(tn_succeeded(tn_world_click(w, 60, 5, TN_CLICK_LEFT, false, NULL)));
+        if (!strstr(tn_world_message_text(w),
+                    "goto (60,8) (clicked (60,5)): planning when the character lands"))
+            fail_msg("planner %d: %s", planner, tn_world_message_text(w));
+        for (int f = 0; f < 120 && !strstr(tn_world_message_text(w), "planned on landing"); f++)
+            tn_world_step(w);
+        if (!strstr(tn_world_message_text(w),
+                    planner ? "goto (60,8) (clicked (60,5)): planned on landing, a graph plan of "
+                            : "goto (60,8) (clicked (60,5)): planned on landing, "))
+            fail_msg("planner %d: %s", planner, tn_world_message_text(w));
+        tn_world_destroy(w);
+    }
+}
+
 /* A goto clicked mid-air says it plans on landing, then says the plan
  * when it is made (the status line went on promising it); a trip the
  * player takes over mid-way reads "cancelled (you took over)", not "idle
@@ -4225,6 +4257,7 @@ int main(void)
         cmocka_unit_test(test_out_of_reach_retried_on_change),
         cmocka_unit_test(test_hud_says_why_and_since),
         cmocka_unit_test(test_hud_landing_and_cancel),
+        cmocka_unit_test(test_landed_plan_names_the_click),
         cmocka_unit_test(test_classic_replan_drops_the_clicks_graph_answer),
         cmocka_unit_test(test_hud_edit_pending),
         cmocka_unit_test(test_graph_bot_stops_on_the_tile),

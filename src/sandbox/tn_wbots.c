@@ -1784,12 +1784,14 @@ static void say_landed_plan(tn_world *w, tn_wbots *s)
     if (!s->pend_said || i.plans <= s->pend_plans || i.pending_reason[0]) return;
     s->pend_said = false;
     if (i.state != TN_BOT_MOVING || i.path_nodes == 0) return;
+    char g[64]; /* as the click's "planning when the character lands" named it */
+    goal_name(w, s, i.goal_x, i.goal_y, g, sizeof g);
     if (i.planner)
-        tn_world_message(w, "goto (%d,%d): planned on landing, a graph plan of %d frames", i.goal_x,
-                         i.goal_y, i.plan_frames);
+        tn_world_message(w, "goto %s: planned on landing, a graph plan of %d frames", g,
+                         i.plan_frames);
     else
-        tn_world_message(w, "goto (%d,%d): planned on landing, %d tile%s", i.goal_x, i.goal_y,
-                         i.raw_nodes, PLURAL(i.raw_nodes));
+        tn_world_message(w, "goto %s: planned on landing, %d tile%s", g, i.raw_nodes,
+                         PLURAL(i.raw_nodes));
 }
 
 /* A classic trip that stopped at the end of a path its search cut short
