@@ -122,6 +122,43 @@ static void test_undo_stroke(void **state)
     tn_world_destroy(w);
 }
 
+/* A one-tile undo or redo says what the tile was and is now ("undo: tile
+ * (40,10) item -> empty"): it said only "undo: tile (40,10)", so an undone
+ * item, destination or one-way read the same as an undone block, and a
+ * player had to look for which of them went (a playtest undid a
+ * destination and an item and could not tell which one it was). */
+static void test_undo_says_what(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 3);
+    static tn_undo u;
+    tn_undo_clear(&u);
+    tn_undo_set_clean(&u, w);
+    tn_error e;
+    assert_int_equal(tn_map_tile(tn_world_map(w), 10, 22), TN_TILE_EMPTY);
+    assert_true(tn_succeeded(tn_undo_edit(&u, w, 10, 22, TN_EDIT_ITEM, &e)));
+    assert_true(tn_succeeded(tn_undo_edit(&u, w, 12, 22, TN_EDIT_DEST, &e)));
+    assert_true(tn_succeeded(tn_undo_edit(&u, w, 14, 22, TN_EDIT_ONEWAY, &e)));
+    assert_true(tn_succeeded(tn_undo_edit(&u, w, 14, 22, TN_EDIT_BLOCK, &e)));
+    static const char *const said[] = {
+        "undo: tile (14,22) block -> one-way (3 more to undo, 1 to redo)",
+        "undo: tile (14,22) one-way -> empty (2 more to undo, 2 to redo)",
+        "undo: tile (12,22) destination -> empty (1 more to undo, 3 to redo)",
+        "undo: tile (10,22) item -> empty (0 more to undo, 4 to redo)",
+    };
+    for (int i = 0; i < 4; i++) {
+        assert_true(tn_undo_undo(&u, w));
+        assert_string_equal(tn_world_message_text(w), said[i]);
+    }
+    assert_true(tn_undo_redo(&u, w));
+    assert_string_equal(tn_world_message_text(w),
+                        "redo: tile (10,22) empty -> item (3 more to redo)");
+    assert_true(tn_undo_redo(&u, w));
+    assert_string_equal(tn_world_message_text(w),
+                        "redo: tile (12,22) empty -> destination (2 more to redo)");
+    tn_world_destroy(w);
+}
+
 /* Random clicks through the undo history; undoing all of them gives the
  * original map; redoing them all gives the map a plain replay of the
  * accepted edits makes; the subsystems' caches agree (tn_world_check). */
@@ -1873,6 +1910,7 @@ int main(void)
         cmocka_unit_test(test_flow8_follows_the_map),
         cmocka_unit_test(test_keys_input),
         cmocka_unit_test(test_undo_stroke),
+        cmocka_unit_test(test_undo_says_what),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -349,6 +349,16 @@ static bool set_state(tn_world *w, int x, int y, int tile, int mark)
 
 void tn_undo_join(tn_undo *u, bool on) { u->join = on; }
 
+/* What a tile is, as an undo or redo names it: its mark (marks are only
+ * on empty tiles), else its kind. */
+static const char *state_name(int tile, int mark)
+{
+    static const char *const tiles[] = {"empty", "block", "one-way"};
+    static const char *const marks[] = {"", "spawn point", "destination", "item"};
+    if (mark > TN_MARK_NONE && mark <= TN_MARK_ITEM) return marks[mark];
+    return tile >= 0 && tile <= TN_TILE_ONEWAY ? tiles[tile] : "?";
+}
+
 /* Undo the last entry; false when the world refused it. */
 static bool undo_one(tn_undo *u, tn_world *w, tn_undo_entry *out)
 {
@@ -400,7 +410,8 @@ bool tn_undo_undo(tn_undo *u, tn_world *w)
     if (n == 0) return false;
     if (e.joined && u->count > 0) return true; /* refused part-way: the world said why */
     if (n == 1)
-        tn_world_message(w, "undo: tile (%d,%d) (%d more to undo, %d to redo)", e.x, e.y, u->count,
+        tn_world_message(w, "undo: tile (%d,%d) %s -> %s (%d more to undo, %d to redo)", e.x, e.y,
+                         state_name(e.tile1, e.mark1), state_name(e.tile0, e.mark0), u->count,
                          u->redo);
     else
         tn_world_message(w, "undo: %d tiles from (%d,%d) (%d more to undo, %d to redo)", n, e.x,
@@ -423,7 +434,8 @@ bool tn_undo_redo(tn_undo *u, tn_world *w)
     if (n == 0) return false;
     if (u->redo > 0 && u->e[u->head].joined) return true; /* refused part-way */
     if (n == 1)
-        tn_world_message(w, "redo: tile (%d,%d) (%d more to redo)", e.x, e.y, u->redo);
+        tn_world_message(w, "redo: tile (%d,%d) %s -> %s (%d more to redo)", e.x, e.y,
+                         state_name(e.tile0, e.mark0), state_name(e.tile1, e.mark1), u->redo);
     else
         tn_world_message(w, "redo: %d tiles from (%d,%d) (%d more to redo)", n, first.x, first.y,
                          u->redo);
