@@ -181,6 +181,42 @@ static void test_world_spawn_over_destination(void **state)
     tn_world_destroy(w);
 }
 
+/* A mark placed with its tool over another mark says which one it took
+ * the place of, and how many of those are left: "destination placed at
+ * (60,8): 2 on the map" was all a destination dropped on one of the demo
+ * map's items said, the item gone without a word (a playtest). */
+static void test_mark_over_mark_says_so(void **state)
+{
+    (void)state;
+    tn_world *w = world_from("tilenav-map 1\nsize 12 6\ntiles\n"
+                             "############\n"
+                             "#..........#\n"
+                             "#.S..*.*..D#\n"
+                             "#..........#\n"
+                             "#P.........#\n"
+                             "############\n",
+                             1);
+    tn_world_set_tool(w, TN_TOOL_DEST);
+    assert_true(tn_succeeded(tn_world_click(w, 5, 2, TN_CLICK_LEFT, false, NULL)));
+    assert_string_equal(tn_world_message_text(w),
+                        "destination placed at (5,2) over an item: 2 on the map, 1 item left");
+    tn_world_set_tool(w, TN_TOOL_SPAWN);
+    assert_true(tn_succeeded(tn_world_click(w, 5, 2, TN_CLICK_LEFT, false, NULL)));
+    assert_string_equal(
+        tn_world_message_text(w),
+        "spawn point placed at (5,2) over a destination: 2 on the map, 1 destination left");
+    tn_world_set_tool(w, TN_TOOL_ITEM);
+    assert_true(tn_succeeded(tn_world_click(w, 2, 2, TN_CLICK_LEFT, false, NULL)));
+    assert_string_equal(
+        tn_world_message_text(w),
+        "item placed at (2,2) over a spawn point: 2 on the map, 1 spawn point left");
+    assert_true(tn_succeeded(tn_world_click(w, 7, 2, TN_CLICK_LEFT, false, NULL))); /* off */
+    assert_string_equal(tn_world_message_text(w), "item removed at (7,2): 1 on the map");
+    assert_true(tn_succeeded(tn_world_click(w, 7, 2, TN_CLICK_LEFT, false, NULL))); /* on */
+    assert_string_equal(tn_world_message_text(w), "item placed at (7,2): 2 on the map");
+    tn_world_destroy(w);
+}
+
 /* Maps without spawn points or destinations: an idle spawner; a board can
  * be built up in any order. */
 static void test_world_idle_and_cutoff(void **state)
@@ -505,6 +541,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_world_refusal_rules),
         cmocka_unit_test(test_world_spawn_over_destination),
+        cmocka_unit_test(test_mark_over_mark_says_so),
         cmocka_unit_test(test_world_idle_and_cutoff),
         cmocka_unit_test(test_world_json_and_determinism),
         cmocka_unit_test(test_world_random_edits),

@@ -529,14 +529,25 @@ static tn_status outside(tn_world *w, int x, int y, tn_error *err)
 static tn_status mark_tool(tn_world *w, int x, int y, tn_edit edit, int mark, const char *name,
                            tn_error *err)
 {
-    const bool had = tn_map_mark(w->map, x, y) == mark;
+    /* the mark a new one takes the place of is said too, with how many of
+     * its kind are left (an item under a new destination went unsaid) */
+    static const char *const a_mark[] = {"", "a spawn point", "a destination", "an item"};
+    static const char *const marks[] = {"", "spawn point", "destination", "item"};
+    const int old = tn_map_mark(w->map, x, y);
+    const bool had = old == mark;
     const unsigned serial = w->message_serial;
     tn_status s = tn_world_edit(w, x, y, edit, err);
     if (tn_succeeded(s) && w->message_serial == serial &&
         had != (tn_map_mark(w->map, x, y) == mark)) {
         const int n = tn_map_count_marks(w->map, mark);
-        tn_world_message(w, "%s %s (%d,%d): %d on the map", name, had ? "removed at" : "placed at",
-                         x, y, n);
+        if (!had && old > TN_MARK_NONE && old <= TN_MARK_ITEM) {
+            const int left = tn_map_count_marks(w->map, old);
+            tn_world_message(w, "%s placed at (%d,%d) over %s: %d on the map, %d %s%s left", name,
+                             x, y, a_mark[old], n, left, marks[old], left == 1 ? "" : "s");
+        } else {
+            tn_world_message(w, "%s %s (%d,%d): %d on the map", name,
+                             had ? "removed at" : "placed at", x, y, n);
+        }
     }
     return s;
 }
