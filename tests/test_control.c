@@ -159,6 +159,44 @@ static void test_undo_says_what(void **state)
     tn_world_destroy(w);
 }
 
+/* The counts an undo or redo says are Ctrl+Z and Ctrl+Y presses, a
+ * stroke one of them: "undo: 3 tiles from (7,40) (0 more to undo, 3 to
+ * redo)" was said after undoing one painted stroke, and the one Ctrl+Y
+ * that brought all of it back then said "0 more to redo" (a playtest read
+ * 3 presses to go). */
+static void test_undo_counts_steps(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 3);
+    static tn_undo u;
+    tn_undo_clear(&u);
+    tn_undo_set_clean(&u, w);
+    tn_error e;
+    assert_true(tn_succeeded(tn_undo_edit(&u, w, 10, 22, TN_EDIT_ONEWAY, &e))); /* alone */
+    assert_true(tn_succeeded(tn_undo_click(&u, w, 10, 25, TN_CLICK_RIGHT, false, &e)));
+    tn_undo_join(&u, true);
+    for (int x = 11; x <= 12; x++)
+        assert_true(tn_succeeded(tn_undo_edit(&u, w, x, 25, TN_EDIT_BLOCK, &e)));
+    tn_undo_join(&u, false);
+    assert_true(tn_succeeded(tn_undo_edit(&u, w, 12, 22, TN_EDIT_ONEWAY, &e))); /* alone */
+    assert_true(tn_undo_undo(&u, w));
+    assert_string_equal(tn_world_message_text(w),
+                        "undo: tile (12,22) one-way -> empty (2 more to undo, 1 to redo)");
+    assert_true(tn_undo_undo(&u, w));
+    assert_string_equal(tn_world_message_text(w),
+                        "undo: 3 tiles from (10,25) (1 more to undo, 2 to redo)");
+    assert_true(tn_undo_redo(&u, w));
+    assert_string_equal(tn_world_message_text(w), "redo: 3 tiles from (10,25) (1 more to redo)");
+    assert_true(tn_undo_undo(&u, w));
+    assert_true(tn_undo_undo(&u, w));
+    assert_string_equal(tn_world_message_text(w),
+                        "undo: tile (10,22) one-way -> empty (0 more to undo, 3 to redo)");
+    assert_true(tn_undo_redo(&u, w));
+    assert_string_equal(tn_world_message_text(w),
+                        "redo: tile (10,22) empty -> one-way (2 more to redo)");
+    tn_world_destroy(w);
+}
+
 /* Random clicks through the undo history; undoing all of them gives the
  * original map; redoing them all gives the map a plain replay of the
  * accepted edits makes; the subsystems' caches agree (tn_world_check). */
@@ -1911,6 +1949,7 @@ int main(void)
         cmocka_unit_test(test_keys_input),
         cmocka_unit_test(test_undo_stroke),
         cmocka_unit_test(test_undo_says_what),
+        cmocka_unit_test(test_undo_counts_steps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -394,6 +394,28 @@ static bool redo_one(tn_undo *u, tn_world *w, tn_undo_entry *out)
     return true;
 }
 
+/* The Ctrl+Z presses left: the entries that begin a stroke (or stand
+ * alone), plus one for a stroke whose first entry the ring dropped. */
+static int undo_steps(const tn_undo *u)
+{
+    int n = 0;
+    for (int k = 1; k <= u->count; k++) {
+        const tn_undo_entry *e = &u->e[(u->head + TN_UNDO_MAX - k) % TN_UNDO_MAX];
+        if (!e->joined || k == u->count) n++;
+    }
+    return n;
+}
+
+/* The Ctrl+Y presses left: each redo takes the entry at head and the ones
+ * joined to it. */
+static int redo_steps(const tn_undo *u)
+{
+    int n = 0;
+    for (int k = 0; k < u->redo; k++)
+        if (k == 0 || !u->e[(u->head + k) % TN_UNDO_MAX].joined) n++;
+    return n;
+}
+
 bool tn_undo_undo(tn_undo *u, tn_world *w)
 {
     if (u->count == 0) {
@@ -411,11 +433,11 @@ bool tn_undo_undo(tn_undo *u, tn_world *w)
     if (e.joined && u->count > 0) return true; /* refused part-way: the world said why */
     if (n == 1)
         tn_world_message(w, "undo: tile (%d,%d) %s -> %s (%d more to undo, %d to redo)", e.x, e.y,
-                         state_name(e.tile1, e.mark1), state_name(e.tile0, e.mark0), u->count,
-                         u->redo);
+                         state_name(e.tile1, e.mark1), state_name(e.tile0, e.mark0), undo_steps(u),
+                         redo_steps(u));
     else
         tn_world_message(w, "undo: %d tiles from (%d,%d) (%d more to undo, %d to redo)", n, e.x,
-                         e.y, u->count, u->redo);
+                         e.y, undo_steps(u), redo_steps(u));
     return true;
 }
 
@@ -435,10 +457,10 @@ bool tn_undo_redo(tn_undo *u, tn_world *w)
     if (u->redo > 0 && u->e[u->head].joined) return true; /* refused part-way */
     if (n == 1)
         tn_world_message(w, "redo: tile (%d,%d) %s -> %s (%d more to redo)", e.x, e.y,
-                         state_name(e.tile0, e.mark0), state_name(e.tile1, e.mark1), u->redo);
+                         state_name(e.tile0, e.mark0), state_name(e.tile1, e.mark1), redo_steps(u));
     else
         tn_world_message(w, "redo: %d tiles from (%d,%d) (%d more to redo)", n, first.x, first.y,
-                         u->redo);
+                         redo_steps(u));
     return true;
 }
 
