@@ -217,6 +217,39 @@ static void test_mark_over_mark_says_so(void **state)
     tn_world_destroy(w);
 }
 
+/* A block or one-way platform put on a marked tile takes the mark away
+ * (marks go on empty tiles only): the status line says so, with how many
+ * of that kind are left; a middle click on one of the demo map's items
+ * made it a one-way platform without a word. */
+static void test_tile_over_mark_says_so(void **state)
+{
+    (void)state;
+    tn_world *w = world_from("tilenav-map 1\nsize 12 6\ntiles\n"
+                             "############\n"
+                             "#..........#\n"
+                             "#.S..*.*.SD#\n"
+                             "#..........#\n"
+                             "#P.........#\n"
+                             "############\n",
+                             1);
+    assert_true(tn_succeeded(tn_world_click(w, 5, 2, TN_CLICK_MIDDLE, false, NULL)));
+    assert_string_equal(tn_world_message_text(w),
+                        "one-way platform placed at (5,2) over an item: 1 item left");
+    assert_int_equal(tn_map_tile(tn_world_map(w), 5, 2), TN_TILE_ONEWAY);
+    assert_true(tn_succeeded(tn_world_click(w, 2, 2, TN_CLICK_RIGHT, false, NULL)));
+    assert_string_equal(tn_world_message_text(w),
+                        "block placed at (2,2) over a spawn point: 1 spawn point left");
+    /* the same through an edit (a drag's painted tiles, a script's toggle) */
+    assert_true(tn_succeeded(tn_world_edit(w, 7, 2, TN_EDIT_BLOCK, NULL)));
+    assert_string_equal(tn_world_message_text(w),
+                        "block placed at (7,2) over an item: 0 items left");
+    /* a tile with no mark under it still says nothing */
+    tn_world_message(w, "kept");
+    assert_true(tn_succeeded(tn_world_click(w, 4, 3, TN_CLICK_RIGHT, false, NULL)));
+    assert_string_equal(tn_world_message_text(w), "kept");
+    tn_world_destroy(w);
+}
+
 /* Maps without spawn points or destinations: an idle spawner; a board can
  * be built up in any order. */
 static void test_world_idle_and_cutoff(void **state)
@@ -542,6 +575,7 @@ int main(void)
         cmocka_unit_test(test_world_refusal_rules),
         cmocka_unit_test(test_world_spawn_over_destination),
         cmocka_unit_test(test_mark_over_mark_says_so),
+        cmocka_unit_test(test_tile_over_mark_says_so),
         cmocka_unit_test(test_world_idle_and_cutoff),
         cmocka_unit_test(test_world_json_and_determinism),
         cmocka_unit_test(test_world_random_edits),

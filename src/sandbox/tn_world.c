@@ -443,7 +443,21 @@ tn_status tn_world_edit(tn_world *w, int x, int y, tn_edit kind, tn_error *err)
     }
     }
     if (tile != TN_TILE_EMPTY) mark = TN_MARK_NONE;
-    return change(w, x, y, tile, mark, err);
+    const unsigned serial = w->message_serial;
+    tn_status s = change(w, x, y, tile, mark, err);
+    /* a block or one-way platform put on a marked tile took its mark away
+     * (a middle click on an item made it a platform without a word): said,
+     * unless the edit said something itself */
+    if (tn_succeeded(s) && w->message_serial == serial && tile != TN_TILE_EMPTY &&
+        old_mark > TN_MARK_NONE && old_mark <= TN_MARK_ITEM && tn_map_mark(m, x, y) == 0) {
+        static const char *const a_mark[] = {"", "a spawn point", "a destination", "an item"};
+        static const char *const marks[] = {"", "spawn point", "destination", "item"};
+        const int left = tn_map_count_marks(m, old_mark);
+        tn_world_message(w, "%s placed at (%d,%d) over %s: %d %s%s left",
+                         tile == TN_TILE_BLOCK ? "block" : "one-way platform", x, y,
+                         a_mark[old_mark], left, marks[old_mark], left == 1 ? "" : "s");
+    }
+    return s;
 }
 
 tn_status tn_world_edit_to(tn_world *w, int x, int y, int tile, int mark, tn_error *err)
