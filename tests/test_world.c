@@ -825,6 +825,44 @@ static void test_graph_threads_config(void **state)
     }
 }
 
+/* The knock's line accounts for every extra bot it did not push: "extra
+ * bots: 1 of 3 knocked (1 in the air)" left the third unsaid, a bot on
+ * the ground against a wall on the push's side (it said only the ones in
+ * the air, which it did not push then; now it does, and says how many). */
+static void test_knock_says_bots_at_walls(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("tests/data/small.map", 1);
+    tn_error e;
+    assert_true(tn_succeeded(tn_world_set(w, "bots", 3, &e)));
+    tn_world_step(w);
+    const float y = tn_world_character(w)->y;
+    tn_world_place_character(w, 16.0f * 4, y);
+    /* (test only: the bodies put where the test needs them, on the floor) */
+    const float bx[3] = {16.0f * 3, 16.0f, 16.0f * 5};
+    for (int i = 0; i < 3; i++) {
+        tn_body *b = (tn_body *)tn_wbots_body(w, i);
+        b->x = bx[i], b->y = y, b->vx = b->vy = 0.0f, b->on_ground = true;
+    }
+    /* bot 1 stands against the left wall, bot 2 in the air */
+    ((tn_body *)tn_wbots_body(w, 2))->on_ground = false;
+    ((tn_body *)tn_wbots_body(w, 2))->y = y - 40.0f;
+    const float air_x = tn_wbots_body(w, 2)->x;
+    assert_true(tn_succeeded(tn_world_knock(w, -1.0f, &e)));
+    if (!strstr(tn_world_message_text(w),
+                "; extra bots: 2 of 3 knocked (1 in the air, 1 against a wall)"))
+        fail_msg("%s", tn_world_message_text(w));
+    assert_float_equal(tn_wbots_body(w, 1)->x, 16.0f, 0.0f);
+    assert_float_equal(tn_wbots_body(w, 2)->x, air_x - 1.0f, 1e-4f);
+    /* all on the ground, one at the wall */
+    ((tn_body *)tn_wbots_body(w, 2))->y = y;
+    ((tn_body *)tn_wbots_body(w, 2))->on_ground = true;
+    assert_true(tn_succeeded(tn_world_knock(w, -1.0f, &e)));
+    if (!strstr(tn_world_message_text(w), "; extra bots: 2 of 3 knocked (1 against a wall)"))
+        fail_msg("%s", tn_world_message_text(w));
+    tn_world_destroy(w);
+}
+
 /* Knock-back (tn_world_knock): a goto on the demo map, the character
  * knocked 1.3 px right or 0.9 px left on the ground mid-trip (off the
  * walk's lattice of 8/3 px), still arrives, with either planner; bad
@@ -958,6 +996,7 @@ int main(void)
         cmocka_unit_test(test_start_survives_block_toggle),
         cmocka_unit_test(test_goto),
         cmocka_unit_test(test_knock),
+        cmocka_unit_test(test_knock_says_bots_at_walls),
         cmocka_unit_test(test_text_shown),
         cmocka_unit_test(test_accessors_and_param_table),
     };

@@ -682,10 +682,17 @@ tn_status tn_world_knock(tn_world *w, float dx, tn_error *err)
     const float moved = tn_world_knock_body(w, &w->character, dx, &wall);
     int on_ground = 0;
     const int bots = tn_wbots_count(w), knocked = tn_wbots_knock(w, dx, &on_ground);
-    char also[96] = "";
-    if (bots > 0 && on_ground < bots)
-        snprintf(also, sizeof also, "; extra bots: %d of %d knocked (%d in the air)", knocked, bots,
-                 bots - on_ground);
+    /* every bot not pushed said (a wall right there on the push's side),
+     * and how many were pushed in the air */
+    char also[128] = "";
+    const int air = bots - on_ground, walled = bots - knocked;
+    if (bots > 0 && air > 0 && walled > 0)
+        snprintf(also, sizeof also,
+                 "; extra bots: %d of %d knocked (%d in the air, %d against a wall)", knocked, bots,
+                 air, walled);
+    else if (bots > 0 && (air > 0 || walled > 0))
+        snprintf(also, sizeof also, "; extra bots: %d of %d knocked (%d %s)", knocked, bots,
+                 air > 0 ? air : walled, air > 0 ? "in the air" : "against a wall");
     else if (bots > 0)
         snprintf(also, sizeof also, "; extra bots: %d of %d knocked", knocked, bots);
     const float step = w->phys.walk_speed * w->phys.dt;
