@@ -210,12 +210,46 @@ static void test_movingai_files(void **state)
     }
 }
 
+/* A leading UTF-8 byte-order mark (an editor's) is skipped, as tn_map_parse
+ * skips one; it was refused as "expected 'version 1' as the first line". */
+static void test_bom(void **state)
+{
+    (void)state;
+    tn_scen *s = ok("\xEF\xBB\xBFversion 1\n0 m/a.map 5 5 1 2 3 4 2.5\n");
+    assert_int_equal(s->count, 1);
+    assert_string_equal(s->q[0].map, "a.map");
+    tn_scen_destroy(s);
+    /* only one mark, and only at the very start */
+    bad("\xEF\xBB\xBF\xEF\xBB\xBFversion 1\n", "t.scen:1: ", "expected 'version 1'");
+    bad("version 1\n\xEF\xBB\xBF"
+        "0 a.map 5 5 1 2 3 4 2\n",
+        "t.scen:2: ", "bucket");
+}
+
+/* A NULL or empty name: messages start with "scen", the module's name
+ * (tn_common.h); they started with "(scen)" and ":". */
+static void test_null_name(void **state)
+{
+    (void)state;
+    static const char text[] = "version 1\n0 a.map 5 5 1 2 3 4\n";
+    const char *names[] = {NULL, ""};
+    for (int i = 0; i < 2; i++) {
+        tn_scen *s = NULL;
+        tn_error e = {0};
+        assert_true(tn_failed(tn_scen_parse(text, sizeof text - 1, names[i], NULL, &s, &e)));
+        assert_null(s);
+        assert_string_equal(e.msg, "scen:2: expected 9 fields (bucket map width height sx sy gx "
+                                   "gy length), found 8");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_basic),          cmocka_unit_test(test_errors),
         cmocka_unit_test(test_truncations),    cmocka_unit_test(test_junk),
-        cmocka_unit_test(test_movingai_files),
+        cmocka_unit_test(test_movingai_files), cmocka_unit_test(test_bom),
+        cmocka_unit_test(test_null_name),
     };
     return cmocka_run_group_tests_name("scen", tests, NULL, NULL);
 }

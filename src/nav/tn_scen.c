@@ -167,10 +167,14 @@ tn_status tn_scen_parse(const char *buf, size_t len, const char *name, const tn_
 {
     tn_error_clear(err); /* a success leaves no stale message */
     if (out) *out = NULL;
-    if (!name) name = "(scen)";
+    if (!name || !*name) name = "scen"; /* the module speaks (tn_common.h) */
     if (!out || (!buf && len > 0))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "scen: no buffer or no output pointer");
+    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) { /* a UTF-8 byte-order mark */
+        buf += 3;
+        len -= 3;
+    }
     /* Header. */
     size_t pos = 0;
     span s;

@@ -10,7 +10,8 @@
  * cutting) printed with about 6 significant digits, so compare against it
  * with a tolerance of max(1e-4, 5e-6 * length).
  *
- * Accepted: trailing '\r', blank lines (skipped).  Refused, with
+ * Accepted: a leading UTF-8 byte-order mark (skipped, as tn_map_parse
+ * does), trailing '\r', blank lines (skipped).  Refused, with
  * "NAME:LINE: what is wrong" in the tn_error (line also in err->line): a
  * missing or unknown version line, a wrong number of fields, a non-numeric
  * or out-of-range number (W/H outside 1..TN_MAP_MAX_SIZE, a start or goal
@@ -51,7 +52,8 @@ typedef struct tn_scen {
     tn_allocator alloc;
 } tn_scen;
 
-/* Parse `len` bytes of scenario text; `name` is used in messages only.
+/* Parse `len` bytes of scenario text; `name` is used in messages only
+ * (NULL or "": "scen", as in "scen:2: expected 9 fields ...").
  * On success *out owns a new tn_scen (count may be 0); on failure *out is
  * NULL and err says why. */
 tn_status tn_scen_parse(const char *buf, size_t len, const char *name, const tn_allocator *a,
