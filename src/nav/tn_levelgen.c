@@ -30,6 +30,13 @@ tn_status tn_levelgen_platformer(tn_map *m, tn_rng *rng, tn_error *err)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "levelgen: a platformer level needs at least 16x12 tiles, not %dx%d", W,
                             H);
+    /* A map whose fields were set by hand: surf[] below holds
+     * TN_MAP_MAX_SIZE columns, and the arrays must be there. */
+    if (W > TN_MAP_MAX_SIZE || H > TN_MAP_MAX_SIZE || !m->tile || !m->mark)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "levelgen: a %dx%d map %s", W,
+                            H,
+                            !m->tile || !m->mark ? "without tile arrays (tile or mark NULL)"
+                                                 : "is larger than 4096x4096 (TN_MAP_MAX_SIZE)");
     memset(m->tile, TN_TILE_EMPTY, (size_t)W * H);
     memset(m->mark, TN_MARK_NONE, (size_t)W * H);
 

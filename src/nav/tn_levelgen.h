@@ -6,10 +6,12 @@
  * (same seed, same level, on every platform):
  *  1. Terrain: a floor whose surface height walks in terraces: runs of 3-10
  *     columns, each 0-3 rows higher or lower than the last (kept within the
- *     bottom quarter of the map, at least 2 rows thick).
+ *     bottom quarter of the map: 3 to H/4 + 1 rows thick).
  *  2. Pits: about one per 14 columns, 1-4 tiles wide, cut through the floor
  *     down to the bottom edge (the map's outside is solid, so a pit is a
- *     hole 2-8 tiles deep, sometimes too deep to jump out of).
+ *     hole as deep as the floor is thick, 3 to H/4 + 1 tiles: 3-4 on a
+ *     12-row map, 3-9 on 32 rows, far more on tall maps; often too deep
+ *     to jump out of).
  *  3. Platforms: about one per 50 tiles of area, 2-9 tiles long, 1 or (20%)
  *     2 rows thick, 40% of them one-way, floating 1-8 rows above the local
  *     floor or anywhere in the upper part of the level: stairs, ledges of
@@ -37,8 +39,10 @@
 extern "C" {
 #endif
 
-/* Overwrite every tile of `m` with a new level.  INVALID_PARAM when the map
- * is smaller than 16 x 12. */
+/* Overwrite every tile of `m` with a new level.  INVALID_PARAM (message)
+ * when the map is smaller than 16 x 12, or is not one tn_map_create could
+ * make (fields set by hand: larger than TN_MAP_MAX_SIZE, or no tile or
+ * mark array). */
 tn_status tn_levelgen_platformer(tn_map *m, tn_rng *rng, tn_error *err);
 
 #ifdef __cplusplus
