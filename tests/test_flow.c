@@ -720,6 +720,34 @@ static void test_memory_counted(void **state)
     assert_int_equal(tn_flow_memory(NULL), 0);
 }
 
+/* The figures tn_flow.h gives for small and thin boards (it said "about
+ * 3 KB are fixed (the struct)": the struct is 256 bytes, and the fixed
+ * part is the 4-connected rebuild's ring of empty bit blocks). */
+static void test_memory_small_boards(void **state)
+{
+    (void)state;
+    const struct {
+        int w, h, conn;
+        size_t lo, hi; /* bytes */
+    } C[] = {
+        {1, 1, 4, 2800, 3000},                /* "1x1 2.9 KB" */
+        {1, 1, 8, 600, 750},                  /* "8-connected 0.7 KB" */
+        {16, 8, 4, 64 * 128, 66 * 128},       /* "16x8 65 B a tile" */
+        {4096, 1, 4, 138 * 4096, 140 * 4096}, /* "4096x1 139 B" */
+        {1, 4096, 4, 186 * 4096, 188 * 4096}, /* "1x4096 187 B" */
+    };
+    assert_int_equal(sizeof(tn_flow), 256);
+    for (size_t k = 0; k < sizeof C / sizeof C[0]; k++) {
+        tn_flow *f = NULL;
+        assert_true(tn_succeeded(tn_flow_create(C[k].w, C[k].h, C[k].conn, NULL, &f, NULL)));
+        const size_t b = tn_flow_memory(f);
+        if (b < C[k].lo || b > C[k].hi)
+            fprintf(stderr, "%dx%d %d-connected: %zu bytes\n", C[k].w, C[k].h, C[k].conn, b);
+        assert_true(b >= C[k].lo && b <= C[k].hi);
+        tn_flow_destroy(f);
+    }
+}
+
 /* The accessors take a NULL field as an empty one (tn_flow_dist crashed). */
 static void test_null_field(void **state)
 {
@@ -753,6 +781,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hand_board),
         cmocka_unit_test(test_null_field),
+        cmocka_unit_test(test_memory_small_boards),
         cmocka_unit_test(test_no_destination_and_cutoff),
         cmocka_unit_test(test_staircase),
         cmocka_unit_test(test_rebuild_blocks),

@@ -56,10 +56,13 @@
  * Memory: all at creation, 32 bytes per tile 4-connected (32.2 MB for
  * 1024x1024; 2 of them the rebuild's bit blocks), 44 bytes 8-connected
  * (diagonal counts, a double per tile, more buckets).  Small and thin
- * boards pay more per tile: about 3 KB are fixed (the struct), and the
- * rebuild's bit blocks round the board up to whole blocks (measured with a
- * counting allocator: 16x8 65 B a tile, 4096x1 139 B).  Rebuilds, updates
- * and what-ifs never allocate.
+ * boards pay more per tile: the struct (256 bytes) and the one-tile wall
+ * ring are fixed, and 4-connected the rebuild's bit blocks round the board
+ * up to whole 16x8 blocks inside a ring of empty ones, about 2.3 KB even
+ * for one tile (measured with a counting allocator: 1x1 2.9 KB, 8-connected
+ * 0.7 KB; 16x8 65 B a tile, 4096x1 139 B, 1x4096 187 B: a column wastes
+ * 15 of each block's 16 columns).  Rebuilds, updates and what-ifs never
+ * allocate.
  * Limits: w, h in 1..TN_MAP_MAX_SIZE.  No global state.
  *
  * Cost: a 4-connected full rebuild of 1024x1024 takes a few ms (48
