@@ -243,13 +243,35 @@ static void test_null_name(void **state)
     }
 }
 
+/* tn_scen.h's memory figure, by a counting allocator: the struct plus
+ * max(count, 1) queries (it said count queries; an empty file has one). */
+static void test_memory(void **state)
+{
+    (void)state;
+    const char *texts[3] = {"version 1\n", "version 1\n0 a.map 5 5 1 2 3 4 2\n",
+                            "version 1\n0 a.map 5 5 1 2 3 4 2\n1 a.map 5 5 1 2 3 4 2\n"};
+    const size_t nq[3] = {1, 1, 2};
+    assert_int_equal(sizeof(tn_scen_query), 168);
+    for (int i = 0; i < 3; i++) {
+        tu_counting c = {0};
+        tn_allocator a = tu_counting_allocator(&c);
+        tn_scen *s = NULL;
+        assert_true(
+            tn_succeeded(tn_scen_parse(texts[i], strlen(texts[i]), "t.scen", &a, &s, NULL)));
+        assert_int_equal(c.bytes, sizeof(tn_scen) + nq[i] * sizeof(tn_scen_query));
+        assert_non_null(s->q);
+        tn_scen_destroy(s);
+        assert_int_equal(c.allocs, c.frees);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_basic),          cmocka_unit_test(test_errors),
         cmocka_unit_test(test_truncations),    cmocka_unit_test(test_junk),
         cmocka_unit_test(test_movingai_files), cmocka_unit_test(test_bom),
-        cmocka_unit_test(test_null_name),
+        cmocka_unit_test(test_null_name),      cmocka_unit_test(test_memory),
     };
     return cmocka_run_group_tests_name("scen", tests, NULL, NULL);
 }

@@ -21,7 +21,8 @@
  * Safety: the parser never reads outside [buf, buf+len) (the buffer need
  * not be NUL-terminated), and counts the queries before it allocates one
  * array of exactly that many (size overflow checked).
- * Memory: sizeof(tn_scen) + count * sizeof(tn_scen_query) (~168 bytes each).
+ * Memory: sizeof(tn_scen) + max(count, 1) * sizeof(tn_scen_query) (168
+ * bytes each; a file of no queries still gets one, so q is never NULL).
  * Cost: O(len); the 1670-query random512 file (109 KB) parses in ~0.3 ms.
  *
  * Thread safety: parsing touches only its arguments; a parsed tn_scen is
