@@ -729,6 +729,27 @@ static void test_step_null_arguments(void **state)
     tn_map_destroy(m);
 }
 
+/* The helpers take a NULL parameter set (tn_wander_turn_rate and
+ * tn_wander_cone dereferenced it: a crash), and tn_wander_seg_param clamps
+ * a NaN length as it clamps every other one (it returned NaN, so
+ * tn_wander_seg_point gave a NaN position). */
+static void test_helpers_null_and_nan(void **state)
+{
+    (void)state;
+    assert_true(tn_wander_turn_rate(NULL) == 0.0f);
+    assert_true(tn_wander_cone(NULL, 50.0f) == 0.0f);
+    tn_wander_seg s;
+    const float wp[8] = {0, 0, 10, 0, 20, 5, 30, 0};
+    tn_wander_seg_build(&s, wp);
+    assert_true(tn_wander_seg_param(&s, NAN) == 0.0f);
+    assert_true(tn_wander_seg_param(&s, -5.0f) == 0.0f);
+    assert_true(tn_wander_seg_param(&s, INFINITY) == 1.0f);
+    assert_true(tn_wander_seg_param(NULL, 3.0f) == 0.0f);
+    float x = -1, y = -1;
+    tn_wander_seg_point(&s, tn_wander_seg_param(&s, NAN), &x, &y);
+    assert_true(x == 10.0f && y == 0.0f); /* B, the segment's start */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -748,6 +769,7 @@ int main(void)
         cmocka_unit_test(test_params_checked),
         cmocka_unit_test(test_params_ranges),
         cmocka_unit_test(test_step_null_arguments),
+        cmocka_unit_test(test_helpers_null_and_nan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

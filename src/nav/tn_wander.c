@@ -95,11 +95,13 @@ tn_status tn_wander_validate(const tn_wander_params *p, tn_error *err)
 
 float tn_wander_turn_rate(const tn_wander_params *p)
 {
+    if (!p) return 0.0f;
     return expf((1.0f - p->smoothness) * logf(p->turn_fast) + p->smoothness * logf(p->turn_slow));
 }
 
 float tn_wander_cone(const tn_wander_params *p, float d)
 {
+    if (!p) return 0.0f;
     float w = p->cone_near + (p->cone_far - p->cone_near) * tn_minf(1.0f, d / p->cone_ref);
     return (1.0f - p->bias) * PI_F + p->bias * w;
 }
@@ -206,7 +208,7 @@ static float seg_len(const tn_wander_seg *s) { return s->cum[N]; }
 static float seg_param_from(const tn_wander_seg *s, float len, int *cursor)
 {
     int k = *cursor;
-    if (len <= 0.0f) {
+    if (!(len > 0.0f)) { /* NaN too: the start, not a NaN parameter */
         *cursor = 0;
         return 0.0f;
     }
@@ -230,6 +232,7 @@ static float seg_param_from(const tn_wander_seg *s, float len, int *cursor)
 
 float tn_wander_seg_param(const tn_wander_seg *s, float len)
 {
+    if (!s) return 0.0f;
     int cursor = 0;
     return seg_param_from(s, len, &cursor);
 }

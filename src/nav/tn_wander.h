@@ -234,9 +234,9 @@ tn_wander_params tn_wander_default_params(void);
  * speed of 1e30 px/s or a box of 1e6 px used to stand still with no
  * message. */
 tn_status tn_wander_validate(const tn_wander_params *p, tn_error *err);
-/* The turn-rate bound omega, rad/s. */
+/* The turn-rate bound omega, rad/s (0 for p NULL). */
 float tn_wander_turn_rate(const tn_wander_params *p);
-/* The cone half-width for a target at distance d, radians. */
+/* The cone half-width for a target at distance d, radians (0 for p NULL). */
 float tn_wander_cone(const tn_wander_params *p, float d);
 
 /* A wanderer at (x, y) (its box must be free) facing `heading`, walking
@@ -258,7 +258,8 @@ void tn_wander_seg_point(const tn_wander_seg *s, float u, float *x, float *y);
 /* Build the centripetal Catmull-Rom segment B-C of waypoints A, B, C, D
  * (xy = A, B, C, D as x, y pairs; consecutive points distinct). */
 void tn_wander_seg_build(tn_wander_seg *s, const float *xy);
-/* The parameter u at arc length `len` along the segment (clamped). */
+/* The parameter u at arc length `len` along the segment, clamped to
+ * [0, 1] (a NaN len, or s NULL: 0). */
 float tn_wander_seg_param(const tn_wander_seg *s, float len);
 
 #ifdef __cplusplus
