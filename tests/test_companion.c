@@ -774,6 +774,26 @@ static void test_step_null_arguments(void **state)
     tn_map_destroy(m);
 }
 
+/* init, reset and anchor take NULL (they dereferenced it), as step does. */
+static void test_helpers_null(void **state)
+{
+    (void)state;
+    tn_companion_init(NULL, 1, 2, 0);
+    tn_companion_reset(NULL);
+    tn_companion_params p = tn_companion_default_params();
+    tn_companion_env e;
+    memset(&e, 0, sizeof e);
+    float x = 7, y = 7;
+    tn_companion_anchor(NULL, &e, &x, &y);
+    assert_true(x == 0.0f && y == 0.0f);
+    x = y = 7;
+    tn_companion_anchor(&p, NULL, &x, &y);
+    assert_true(x == 0.0f && y == 0.0f);
+    tn_companion_anchor(&p, &e, NULL, NULL);
+    tn_companion_anchor(&p, &e, &x, NULL);
+    assert_true(x == 0.0f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -791,6 +811,7 @@ int main(void)
         cmocka_unit_test(test_path_count_beyond_cap),
         cmocka_unit_test(test_goes_as_close_as_it_can),
         cmocka_unit_test(test_step_null_arguments),
+        cmocka_unit_test(test_helpers_null),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

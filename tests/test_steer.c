@@ -431,6 +431,29 @@ static void test_null_arguments(void **state)
     tn_map_destroy(m);
 }
 
+/* tn_steer_move without a position and tn_steer_corner_shift without a map
+ * or an output: nothing, as tn_steer_unstick and tn_steer_box_free answer
+ * NULL (these two dereferenced it). */
+static void test_move_and_shift_null(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(4, 4, NULL, &m, NULL)));
+    tn_map_set_tile(m, 2, 1, TN_TILE_BLOCK, NULL);
+    float x = 24, y = 8, vx = 5, vy = 5;
+    assert_int_equal(tn_steer_move(m, 4, NULL, &y, 100, 0, &vx, &vy), 0);
+    assert_int_equal(tn_steer_move(m, 4, &x, NULL, 100, 0, &vx, &vy), 0);
+    assert_true(x == 24 && y == 8 && vx == 5 && vy == 5);
+    /* a box at (27.9, 18) stopped moving right by the block at (2,1) can
+     * slide up past its corner: true with the map, false without one */
+    float sh = 0;
+    assert_true(tn_steer_corner_shift(m, 4, 27.9f, 18, 0, 1, 8, &sh));
+    assert_true(sh == -6.0f); /* its bottom edge up to the block's top */
+    assert_false(tn_steer_corner_shift(NULL, 4, 27.9f, 18, 0, 1, 8, &sh));
+    assert_false(tn_steer_corner_shift(m, 4, 27.9f, 18, 0, 1, 8, NULL));
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -447,6 +470,7 @@ int main(void)
         cmocka_unit_test(test_wrap_angle_any),
         cmocka_unit_test(test_clamp_len_any_vector),
         cmocka_unit_test(test_null_arguments),
+        cmocka_unit_test(test_move_and_shift_null),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

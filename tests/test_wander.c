@@ -748,6 +748,17 @@ static void test_helpers_null_and_nan(void **state)
     float x = -1, y = -1;
     tn_wander_seg_point(&s, tn_wander_seg_param(&s, NAN), &x, &y);
     assert_true(x == 10.0f && y == 0.0f); /* B, the segment's start */
+    /* The other helpers take NULL too (they dereferenced it). */
+    tn_wander_seg_point(NULL, 0.5f, &x, &y);
+    assert_true(x == 0.0f && y == 0.0f);
+    tn_wander_seg_point(&s, 0.5f, NULL, NULL);
+    tn_wander_seg s2 = s;
+    tn_wander_seg_build(&s2, NULL);
+    assert_memory_equal(&s2, &s, sizeof s);
+    tn_wander_seg_build(NULL, wp);
+    tn_wanderer_init(NULL, 1, 2, 0, 3, 4, 1, 1);
+    tn_wanderer_set_target(NULL, 1, 2);
+    tn_wanderer_restart(NULL);
 }
 
 int main(void)

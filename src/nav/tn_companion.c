@@ -109,6 +109,7 @@ const char *tn_companion_state_name(tn_companion_state s)
 
 void tn_companion_init(tn_companion *c, float x, float y, unsigned phase)
 {
+    if (!c) return;
     *c = (tn_companion){0};
     c->x = x;
     c->y = y;
@@ -121,6 +122,7 @@ void tn_companion_init(tn_companion *c, float x, float y, unsigned phase)
 
 void tn_companion_reset(tn_companion *c)
 {
+    if (!c) return;
     c->state = TN_COMPANION_FOLLOW;
     c->path_n = c->path_i = 0;
     c->item = -1;
@@ -431,6 +433,11 @@ static bool item_crowded(float ix, float iy, const tn_companion_params *p,
 void tn_companion_anchor(const tn_companion_params *p, const tn_companion_env *e, float *x,
                          float *y)
 {
+    if (!x || !y) return;
+    if (!p || !e) {
+        *x = *y = 0.0f;
+        return;
+    }
     *x = e->char_x;
     *y = e->char_y - p->hover;
     /* Under a low ceiling: the character's centre itself. */

@@ -205,7 +205,8 @@ tn_companion_params tn_companion_default_params(void);
 tn_status tn_companion_validate(const tn_companion_params *p, tn_error *err);
 
 /* Place a companion at (x, y), following.  `phase` spreads the line-of-sight
- * tests of many companions over different steps (e.g. their index). */
+ * tests of many companions over different steps (e.g. their index).  c NULL:
+ * nothing. */
 void tn_companion_init(tn_companion *c, float x, float y, unsigned phase);
 /* Advance one step.  Returns the index (into env->items) of the item picked
  * up during this step, or -1.  The core of the module: `p` must have passed
@@ -213,11 +214,12 @@ void tn_companion_init(tn_companion *c, float x, float y, unsigned phase);
  * is re-checked per step).  c, p or env NULL: -1, nothing done. */
 int tn_companion_step(tn_companion *c, const tn_companion_params *p, const tn_companion_env *env);
 /* The point it follows: `hover` px above the character's centre, or the
- * centre itself when the box would not fit there (a low ceiling). */
+ * centre itself when the box would not fit there (a low ceiling).  p or e
+ * NULL: (0, 0); x or y NULL: nothing written. */
 void tn_companion_anchor(const tn_companion_params *p, const tn_companion_env *e, float *x,
                          float *y);
 /* Forget the current path and task (e.g. after the map changed); the next
- * step tests line of sight and decides again. */
+ * step tests line of sight and decides again.  c NULL: nothing. */
 void tn_companion_reset(tn_companion *c);
 
 const char *tn_companion_state_name(tn_companion_state s);

@@ -312,6 +312,7 @@ static bool move_axis(const tn_map *m, float half, float *p, float q, float d, b
 unsigned tn_steer_move(const tn_map *m, float half, float *x, float *y, float dx, float dy,
                        float *vx, float *vy)
 {
+    if (!x || !y) return 0;
     if (!isfinite(dx)) dx = 0.0f; /* no move on an axis asked to go nowhere real */
     if (!isfinite(dy)) dy = 0.0f;
     if (!tn_steer_box_free(m, *x, *y, half)) {
@@ -335,8 +336,8 @@ bool tn_steer_corner_shift(const tn_map *m, float half, float x, float y, int ax
                            float max_shift, float *shift)
 {
     const float probe = 0.5f;
-    if (!(max_shift >= probe) || !isfinite(half) || (axis != 0 && axis != 1) || dir == 0.0f ||
-        isnan(dir))
+    if (!m || !shift || !(max_shift >= probe) || !isfinite(half) || (axis != 0 && axis != 1) ||
+        dir == 0.0f || isnan(dir))
         return false; /* NaN max_shift too */
     float ax = axis == 0 ? (dir > 0.0f ? probe : -probe) : 0.0f;
     float ay = axis == 0 ? 0.0f : (dir > 0.0f ? probe : -probe);

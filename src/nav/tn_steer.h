@@ -152,7 +152,8 @@ bool tn_steer_box_free(const tn_map *m, float x, float y, float half);
 bool tn_steer_rect_free(const tn_map *m, float x0, float y0, float x1, float y1);
 /* Move the box by (dx, dy) with per-axis collision (see the header comment).
  * vx, vy (may be NULL) are zeroed on the axis that hit a block.  Returns
- * bit 1 when x was stopped, bit 2 when y was.  The box must start free (a
+ * bit 1 when x was stopped, bit 2 when y was (x or y NULL: 0, nothing
+ * moves).  The box must start free (a
  * box that starts inside a block is moved without collision: free it first
  * with tn_steer_unstick).  A non-finite dx or dy moves nothing on its axis. */
 unsigned tn_steer_move(const tn_map *m, float half, float *x, float *y, float dx, float dy,
@@ -161,8 +162,9 @@ unsigned tn_steer_move(const tn_map *m, float half, float *x, float *y, float dx
  * direction of the sign of `dir` could go on if it were shifted
  * perpendicular to that axis by *shift px (|*shift| <= max_shift, the
  * smallest such shift, in 1/2 px steps) with the shifted box free.  False
- * when no such shift exists (a wall, not a corner), max_shift is NaN or
- * below 1/2 px, axis is neither 0 nor 1, or dir is 0 or NaN.  Any max_shift is fine: shifts beyond the map's extent are
+ * when no such shift exists (a wall, not a corner), m or shift is NULL,
+ * max_shift is NaN or below 1/2 px, axis is neither 0 nor 1, or dir is 0
+ * or NaN.  Any max_shift is fine: shifts beyond the map's extent are
  * not tried (they leave the map), so it costs at most 8 box tests per px
  * of that extent. */
 bool tn_steer_corner_shift(const tn_map *m, float half, float x, float y, int axis, float dir,

@@ -110,6 +110,11 @@ float tn_wander_cone(const tn_wander_params *p, float d)
 
 void tn_wander_seg_point(const tn_wander_seg *s, float u, float *x, float *y)
 {
+    if (!x || !y) return;
+    if (!s) {
+        *x = *y = 0.0f;
+        return;
+    }
     *x = s->cx[0] + u * (s->cx[1] + u * (s->cx[2] + u * s->cx[3]));
     *y = s->cy[0] + u * (s->cy[1] + u * (s->cy[2] + u * s->cy[3]));
 }
@@ -194,6 +199,7 @@ static void seg_table(tn_wander_seg *s)
 
 void tn_wander_seg_build(tn_wander_seg *s, const float *p)
 {
+    if (!s || !p) return;
     float maxspeed;
     seg_shape(s, p, INFINITY, &maxspeed);
     seg_table(s);
@@ -811,6 +817,7 @@ static bool shift(tn_wanderer *a, const ctx *c)
 void tn_wanderer_init(tn_wanderer *a, float x, float y, float heading, float tx, float ty,
                       uint64_t seed, uint64_t stream)
 {
+    if (!a) return;
     *a = (tn_wanderer){0};
     a->x = x;
     a->y = y;
@@ -824,12 +831,14 @@ void tn_wanderer_init(tn_wanderer *a, float x, float y, float heading, float tx,
 
 void tn_wanderer_set_target(tn_wanderer *a, float tx, float ty)
 {
+    if (!a) return;
     a->tx = tx;
     a->ty = ty;
 }
 
 void tn_wanderer_restart(tn_wanderer *a)
 {
+    if (!a) return;
     a->mode = TN_WANDER_WAIT;
     a->wait = 0;
 }

@@ -241,7 +241,8 @@ float tn_wander_cone(const tn_wander_params *p, float d);
 
 /* A wanderer at (x, y) (its box must be free) facing `heading`, walking
  * toward (tx, ty); its random stream is (seed, stream).  It draws its first
- * waypoints on its first step. */
+ * waypoints on its first step.  Here and in the two below, a NULL
+ * wanderer: nothing. */
 void tn_wanderer_init(tn_wanderer *a, float x, float y, float heading, float tx, float ty,
                       uint64_t seed, uint64_t stream);
 void tn_wanderer_set_target(tn_wanderer *a, float tx, float ty);
@@ -253,10 +254,12 @@ void tn_wanderer_restart(tn_wanderer *a);
  * re-checked per step).  a, p or env NULL: nothing. */
 void tn_wander_step(tn_wanderer *a, int n, const tn_wander_params *p, const tn_wander_env *env);
 
-/* The point of a segment at parameter u in [0, 1]. */
+/* The point of a segment at parameter u in [0, 1] (s NULL: (0, 0); x or y
+ * NULL: nothing written). */
 void tn_wander_seg_point(const tn_wander_seg *s, float u, float *x, float *y);
 /* Build the centripetal Catmull-Rom segment B-C of waypoints A, B, C, D
- * (xy = A, B, C, D as x, y pairs; consecutive points distinct). */
+ * (xy = A, B, C, D as x, y pairs; consecutive points distinct; s or xy
+ * NULL: nothing). */
 void tn_wander_seg_build(tn_wander_seg *s, const float *xy);
 /* The parameter u at arc length `len` along the segment, clamped to
  * [0, 1] (a NaN len, or s NULL: 0). */
