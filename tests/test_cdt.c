@@ -1901,6 +1901,30 @@ static void test_memory_counted(void **state)
     assert_int_equal(tn_cdt_memory(NULL), 0);
 }
 
+/* tn_cdt_get_mesh / _get_stats with no tn_cdt: all zero, as from a build
+ * of nothing (they dereferenced it); no output: nothing. */
+static void test_get_null(void **state)
+{
+    (void)state;
+    tn_cdt_mesh m;
+    memset(&m, 0xff, sizeof m);
+    tn_cdt_get_mesh(NULL, &m);
+    assert_int_equal(m.ntris, 0);
+    assert_int_equal(m.npoints, 0);
+    assert_null(m.tri);
+    assert_null(m.remap);
+    tn_cdt_stats st;
+    memset(&st, 0xff, sizeof st);
+    tn_cdt_get_stats(NULL, &st);
+    assert_int_equal(st.points, 0);
+    assert_true(st.flips == 0);
+    tn_cdt *c = NULL;
+    assert_true(tn_succeeded(tn_cdt_create(8, 8, NULL, &c, NULL)));
+    tn_cdt_get_mesh(c, NULL);
+    tn_cdt_get_stats(c, NULL);
+    tn_cdt_destroy(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1930,6 +1954,7 @@ int main(void)
         cmocka_unit_test(test_bad_params),
         cmocka_unit_test(test_no_alloc_in_build),
         cmocka_unit_test(test_memory_counted),
+        cmocka_unit_test(test_get_null),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

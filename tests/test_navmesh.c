@@ -2012,6 +2012,26 @@ static void test_agent_nav(void **state)
     tn_map_destroy(m);
 }
 
+/* tn_navmesh_get_view with no mesh: an empty view (it dereferenced it);
+ * tn_navquery_set_trace with no query: nothing (it did too). */
+static void test_view_and_trace_null(void **state)
+{
+    (void)state;
+    tn_navmesh_view v;
+    memset(&v, 0xff, sizeof v);
+    tn_navmesh_get_view(NULL, &v);
+    assert_int_equal(v.map_w, 0);
+    assert_int_equal(v.ntris, 0);
+    assert_int_equal(v.npoints, 0);
+    assert_null(v.tri);
+    assert_false(v.swept);
+    tn_navmesh *m = NULL;
+    assert_true(tn_succeeded(tn_navmesh_create(4, 4, NULL, NULL, &m, NULL)));
+    tn_navmesh_get_view(m, NULL);
+    tn_navquery_set_trace(NULL, NULL);
+    tn_navmesh_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2041,6 +2061,7 @@ int main(void)
         cmocka_unit_test(test_memory_counted),
         cmocka_unit_test(test_agent_nav),
         cmocka_unit_test(test_create_null_config),
+        cmocka_unit_test(test_view_and_trace_null),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

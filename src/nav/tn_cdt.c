@@ -1419,6 +1419,11 @@ tn_status tn_cdt_build_d(tn_cdt *c, const double *xy, int npoints, const int32_t
 
 void tn_cdt_get_mesh(const tn_cdt *c, tn_cdt_mesh *out)
 {
+    if (!out) return;
+    if (!c) {
+        memset(out, 0, sizeof *out);
+        return;
+    }
     out->ntris = c->nout;
     out->tri = c->tris;
     out->adj = c->he;
@@ -1428,4 +1433,12 @@ void tn_cdt_get_mesh(const tn_cdt *c, tn_cdt_mesh *out)
     out->remap = c->remap;
 }
 
-void tn_cdt_get_stats(const tn_cdt *c, tn_cdt_stats *out) { *out = c->st; }
+void tn_cdt_get_stats(const tn_cdt *c, tn_cdt_stats *out)
+{
+    if (!out) return;
+    if (!c) {
+        memset(out, 0, sizeof *out);
+        return;
+    }
+    *out = c->st;
+}

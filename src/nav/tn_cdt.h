@@ -223,6 +223,7 @@ tn_status tn_cdt_build_i(tn_cdt *c, const int32_t *xy, int npoints, const int32_
 tn_status tn_cdt_build_d(tn_cdt *c, const double *xy, int npoints, const int32_t *segs, int nsegs,
                          unsigned flags, tn_error *err);
 
+/* c NULL: an empty mesh (all zero); out NULL: nothing. */
 void tn_cdt_get_mesh(const tn_cdt *c, tn_cdt_mesh *out);
 
 /* What the last build did (for benchmarks, tests and the curious). */
@@ -244,6 +245,7 @@ typedef struct tn_cdt_stats {
                                builds inside triangles only, so ntris_hull is the kept
                                count, and it never walks, forces or splits */
 } tn_cdt_stats;
+/* c NULL: all zero; out NULL: nothing. */
 void tn_cdt_get_stats(const tn_cdt *c, tn_cdt_stats *out);
 
 #ifdef __cplusplus

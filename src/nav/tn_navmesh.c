@@ -515,7 +515,9 @@ bool tn_navmesh_tile_free(const tn_navmesh *m, int x, int y)
 
 void tn_navmesh_get_view(const tn_navmesh *m, tn_navmesh_view *v)
 {
+    if (!v) return;
     memset(v, 0, sizeof *v);
+    if (!m) return; /* an empty view */
     v->map_w = m->w;
     v->map_h = m->h;
     v->tile_size = m->tile_size;

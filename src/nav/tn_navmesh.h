@@ -256,6 +256,7 @@ typedef struct tn_navmesh_view {
     bool last_local;       /* the last tn_navmesh_update_tile stayed local */
     bool swept;            /* the last full build used the CDT's row sweep */
 } tn_navmesh_view;
+/* m NULL: an empty view (all zero); v NULL: nothing. */
 void tn_navmesh_get_view(const tn_navmesh *m, tn_navmesh_view *v);
 
 /* Whether tile (x, y) was free in the last build (false outside the map):
@@ -345,7 +346,8 @@ const int32_t *tn_navquery_corridor(const tn_navquery *q, int *n);
  * CLOSE when one is expanded, GOAL when the goal's triangle is popped (not
  * counted as expanded: CLOSE events = tn_navquery_expanded).  x, y = the
  * triangle's centroid in query units, id = the triangle.  Queries whose
- * start and goal share a triangle search nothing and record nothing. */
+ * start and goal share a triangle search nothing and record nothing.
+ * q NULL: nothing. */
 struct tn_trace;
 void tn_navquery_set_trace(tn_navquery *q, struct tn_trace *trace);
 /* Search nodes expanded by the last query. */

@@ -288,7 +288,10 @@ struct tn_navquery {
     tn_trace *trace; /* optional search record (tn_trace.h) */
 };
 
-void tn_navquery_set_trace(tn_navquery *q, tn_trace *trace) { q->trace = trace; }
+void tn_navquery_set_trace(tn_navquery *q, tn_trace *trace)
+{
+    if (q) q->trace = trace;
+}
 
 /* Record a search event at triangle t's centroid (out of line: the search
  * loops keep only a test). */
