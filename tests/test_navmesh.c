@@ -2032,6 +2032,28 @@ static void test_view_and_trace_null(void **state)
     tn_navmesh_destroy(m);
 }
 
+/* tn_navmesh_nearest_clear's candidates for a radius of half a tile or
+ * more are tile centres (tn_navmesh.h): on an open 8x8 map a radius of 3.6
+ * tiles fits only around the map's centre, a tile corner: false from
+ * elsewhere, true from that point itself. */
+static void test_nearest_clear_centres_only(void **state)
+{
+    (void)state;
+    tn_map *map = NULL;
+    assert_true(tn_succeeded(tn_map_create(8, 8, NULL, &map, NULL)));
+    tn_navmesh *m = NULL;
+    assert_true(tn_succeeded(tn_navmesh_create(8, 8, NULL, NULL, &m, NULL)));
+    assert_true(tn_succeeded(tn_navmesh_build(m, map, NULL)));
+    float ox = -1, oy = -1;
+    assert_true(tn_navmesh_nearest_clear(m, 1, 1, 3.5f, &ox, &oy));
+    assert_true(ox == 3.5f && oy == 3.5f); /* the nearest centre 3.5 from the edges */
+    assert_false(tn_navmesh_nearest_clear(m, 1, 1, 3.6f, &ox, &oy));
+    assert_true(tn_navmesh_nearest_clear(m, 4, 4, 3.6f, &ox, &oy));
+    assert_true(ox == 4.0f && oy == 4.0f);
+    tn_navmesh_destroy(m);
+    tn_map_destroy(map);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2062,6 +2084,7 @@ int main(void)
         cmocka_unit_test(test_agent_nav),
         cmocka_unit_test(test_create_null_config),
         cmocka_unit_test(test_view_and_trace_null),
+        cmocka_unit_test(test_nearest_clear_centres_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
