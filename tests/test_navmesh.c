@@ -2054,6 +2054,47 @@ static void test_nearest_clear_centres_only(void **state)
     tn_map_destroy(map);
 }
 
+/* A query refused at once (NaN coordinates, a buffer under 2 points)
+ * reports its own results: no corridor, 0 expanded, not exact.  It left
+ * the previous query's (a later failure, a blocked start, reset them), so
+ * a game reading tn_navquery_exact or the corridor after a failed query
+ * saw another path's. */
+static void test_failed_query_resets_results(void **state)
+{
+    (void)state;
+    tn_map *map = NULL;
+    assert_true(tn_succeeded(tn_map_create(12, 8, NULL, &map, NULL)));
+    for (int y = 0; y < 6; y++) tn_map_set_tile(map, 5, y, TN_TILE_BLOCK, NULL);
+    tn_navmesh *m = NULL;
+    tn_navquery *q = NULL;
+    assert_true(tn_succeeded(tn_navmesh_create(12, 8, NULL, NULL, &m, NULL)));
+    assert_true(tn_succeeded(tn_navmesh_build(m, map, NULL)));
+    assert_true(tn_succeeded(tn_navquery_create(m, NULL, &q, NULL)));
+    float xy[32];
+    int n = 0, nc = 0;
+    const float bad[3][2] = {{NAN, 1.5f}, {1.5f, INFINITY}, {1.5f, 1.5f}};
+    for (int k = 0; k < 3; k++) {
+        const float radius = k == 1 ? 0.3f : 0.0f;
+        assert_int_equal(
+            tn_navquery_find_path(q, 1.5f, 1.5f, 10.5f, 1.5f, radius, xy, 16, &n, NULL), TN_OK);
+        tn_navquery_corridor(q, &nc);
+        assert_true(nc > 1 && tn_navquery_exact(q));
+        if (k != 1) assert_true(tn_navquery_expanded(q) > 0);
+        const int cap = k == 2 ? 1 : 16; /* k 2: a buffer too small */
+        assert_true(tn_failed(tn_navquery_find_path(q, bad[k][0], bad[k][1], 10.5f, 1.5f, radius,
+                                                    xy, cap, &n, NULL)));
+        assert_int_equal(n, 0);
+        assert_non_null(tn_navquery_corridor(q, &nc));
+        assert_int_equal(nc, 0);
+        assert_int_equal(tn_navquery_expanded(q), 0);
+        assert_false(tn_navquery_exact(q));
+        assert_true(tn_navquery_length(q) == 0.0);
+    }
+    tn_navquery_destroy(q);
+    tn_navmesh_destroy(m);
+    tn_map_destroy(map);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2085,6 +2126,7 @@ int main(void)
         cmocka_unit_test(test_create_null_config),
         cmocka_unit_test(test_view_and_trace_null),
         cmocka_unit_test(test_nearest_clear_centres_only),
+        cmocka_unit_test(test_failed_query_resets_results),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

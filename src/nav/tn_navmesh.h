@@ -341,10 +341,10 @@ size_t tn_navquery_memory(const tn_navquery *q);
  *  tn_status_detail(s, TN_UNREACHABLE). */
 tn_status tn_navquery_find_path(tn_navquery *q, float sx, float sy, float gx, float gy,
                                 float radius, float *xy, int cap, int *count, tn_error *err);
-/* The corridor of the last successful find_path: triangles from start to
- * goal, each sharing an edge with the next (radius > 0: the triangles the
- * path's segments cross, in order; a path that turns back into a triangle
- * lists it again).
+/* The corridor of the last find_path (none, *n = 0, after one that
+ * failed): triangles from start to goal, each sharing an edge with the
+ * next (radius > 0: the triangles the path's segments cross, in order; a
+ * path that turns back into a triangle lists it again).
  * The array is the query's: valid until its next find_path or destroy; the
  * ids are the mesh's until its next build or update. */
 const int32_t *tn_navquery_corridor(const tn_navquery *q, int *n);
@@ -357,10 +357,12 @@ const int32_t *tn_navquery_corridor(const tn_navquery *q, int *n);
  * q NULL: nothing. */
 struct tn_trace;
 void tn_navquery_set_trace(tn_navquery *q, struct tn_trace *trace);
-/* Search nodes expanded by the last query. */
+/* Search nodes expanded by the last query (0 after one refused at once). */
 int tn_navquery_expanded(const tn_navquery *q);
 /* True when the last path is the exact shortest one: start and goal in one
- * triangle, or radius 0 and the interval search finished within its pool. */
+ * triangle, radius 0 and the interval search finished within its pool, or
+ * radius > 0 and the search dropped no offer (its label and heap pools
+ * sufficed: see CLEARANCE); false after a failed query. */
 bool tn_navquery_exact(const tn_navquery *q);
 /* Exact length (query units) of the last radius (> 0) path: tangent
  * segments plus true arc lengths (the returned polyline is a little longer,

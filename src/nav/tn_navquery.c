@@ -2117,7 +2117,13 @@ tn_status tn_navquery_find_path(tn_navquery *q, float fsx, float fsy, float fgx,
                                 float radius, float *xy, int cap, int *count, tn_error *err)
 {
     if (count) *count = 0;
-    if (q) q->clen = 0; /* tn_navquery_length: 0 unless this is a radius path */
+    if (q) {         /* this query's results, even when it fails at once below: no
+              * earlier query's corridor, count or exactness shows through */
+        q->clen = 0; /* tn_navquery_length: 0 unless this is a radius path */
+        q->ncorr = 0;
+        q->expanded = 0;
+        q->exact = false;
+    }
     if (!q || !xy || cap < 2 || !count)
         return tn_error_set(
             err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
@@ -2130,9 +2136,6 @@ tn_status tn_navquery_find_path(tn_navquery *q, float fsx, float fsy, float fgx,
                             "or a negative radius",
                             (double)fsx, (double)fsy, (double)fgx, (double)fgy, (double)radius);
     const tn_navmesh *m = q->m;
-    q->ncorr = 0;
-    q->expanded = 0;
-    q->exact = false;
     const double inv = 1.0 / m->tile_size;
     const double sx = fsx * inv, sy = fsy * inv, gx = fgx * inv, gy = fgy * inv;
     const double r = radius * inv;
