@@ -161,7 +161,13 @@
  * edit about 0.03 ms, a point's path about 35 us and a radius path about
  * 0.3 ms median, line of sight well under 1 us.  `tilenav-bench navmesh`
  * prints the current numbers (docs/bench.md); docs/perf.md keeps the
- * figures measured as the module grew.
+ * figures measured as the module grew.  Long radius paths across dense
+ * maps cost far more (the corners in sight grow with the way): corner to
+ * corner through 10% random blocks, radius 0.3 tiles (config_for_map,
+ * headroom 0.1), measured from an installed copy: 128x128 15 ms, 256x256
+ * 0.1 s, 512x512 1 s (pools outgrown: tn_navquery_exact false), 2048x2048
+ * about 100 s, against 0.6, 6, 27 ms for the point's path at the first
+ * three sizes.  Plan such paths off the frame or to nearer goals.
  * TESTED.  Radius paths against a brute-force tangent-graph oracle
  * (tests/clear_oracle.h; tests/test_navclear.c and the bench, random block
  * maps, arena, den312d): every reachability verdict agrees, exact length
