@@ -226,20 +226,23 @@ static void test_bom(void **state)
         "t.scen:2: ", "bucket");
 }
 
-/* A NULL or empty name: messages start with "scen", the module's name
- * (tn_common.h); they started with "(scen)" and ":". */
+/* A NULL name: messages start with "scen", the module's name
+ * (tn_common.h); they started with "(scen)".  An empty name gives the bare
+ * ":2: ..." as tn_map_parse does. */
 static void test_null_name(void **state)
 {
     (void)state;
     static const char text[] = "version 1\n0 a.map 5 5 1 2 3 4\n";
     const char *names[] = {NULL, ""};
+    const char *want[] = {"scen:2: expected", ":2: expected"};
     for (int i = 0; i < 2; i++) {
         tn_scen *s = NULL;
         tn_error e = {0};
         assert_true(tn_failed(tn_scen_parse(text, sizeof text - 1, names[i], NULL, &s, &e)));
         assert_null(s);
-        assert_string_equal(e.msg, "scen:2: expected 9 fields (bucket map width height sx sy gx "
-                                   "gy length), found 8");
+        assert_true(strncmp(e.msg, want[i], strlen(want[i])) == 0);
+        assert_non_null(strstr(e.msg, "expected 9 fields (bucket map width height sx sy gx gy "
+                                      "length), found 8"));
     }
 }
 

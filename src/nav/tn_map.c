@@ -431,7 +431,7 @@ static tn_status parse_movingai(line_reader *r, const char *name, const tn_alloc
 tn_status tn_map_parse(const char *buf, size_t len, const char *name, const tn_allocator *a,
                        tn_map **out, tn_error *err)
 {
-    if (!name || !*name) name = "map"; /* as tn_map_save: the module speaks */
+    if (!name) name = "map"; /* as tn_map_save: the module speaks */
     if (out) *out = NULL;
     if (!out || (!buf && len))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "map: %s",
@@ -570,7 +570,7 @@ tn_status tn_map_save(const tn_map *m, const char *name, char *buf, size_t cap, 
                       tn_error *err)
 {
     const tn_status bad = TN_FAILURE | TN_INVALID_PARAM;
-    if (!name || !*name) name = "map";
+    if (!name) name = "map";
     if (!m) return tn_error_set(err, bad, 0, 0, "map: no map to write (m is NULL)");
     if (m->w < 1 || m->h < 1 || m->w > TN_MAP_MAX_SIZE || m->h > TN_MAP_MAX_SIZE)
         return tn_error_set(err, bad, 0, 0, "%s: size %dx%d is outside 1..%d: not written", name,

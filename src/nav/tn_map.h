@@ -114,7 +114,8 @@ tn_status tn_map_set_mark(tn_map *m, int x, int y, int mark, tn_error *err);
 int tn_map_count_marks(const tn_map *m, int mark);
 
 /* Parse `len` bytes.  `name` is used in messages only ("FILE:LINE:COL: ...";
- * NULL or "": "map", so a message still says who speaks: "map:3:7: ...").
+ * NULL: "map", so a message still says who speaks: "map:3:7: ..."; "":
+ * ":3:7: ...", for a caller who puts a long path before it itself, whole).
  * On success *out owns a new map. */
 tn_status tn_map_parse(const char *buf, size_t len, const char *name, const tn_allocator *a,
                        tn_map **out, tn_error *err);
@@ -123,7 +124,7 @@ tn_status tn_map_parse(const char *buf, size_t len, const char *name, const tn_a
 size_t tn_map_format_size(const tn_map *m);
 /* Write the tilenav-map text of m into buf, NUL-terminated; *written (may
  * be NULL) gets its length without the NUL.  `name` is used in messages
- * only (NULL or "": "map"), as in tn_map_parse.  Errors (err filled, buf and
+ * only (NULL: "map"), as in tn_map_parse.  Errors (err filled, buf and
  * *written not written):
  *  - INVALID_PARAM: m NULL ("map: no map to write"), a size outside
  *    1..TN_MAP_MAX_SIZE, no tile arrays, a start outside the map other

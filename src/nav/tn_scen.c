@@ -167,7 +167,7 @@ tn_status tn_scen_parse(const char *buf, size_t len, const char *name, const tn_
 {
     tn_error_clear(err); /* a success leaves no stale message */
     if (out) *out = NULL;
-    if (!name || !*name) name = "scen"; /* the module speaks (tn_common.h) */
+    if (!name) name = "scen"; /* the module speaks (tn_common.h) */
     if (!out || (!buf && len > 0))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "scen: no buffer or no output pointer");

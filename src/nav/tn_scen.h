@@ -54,7 +54,8 @@ typedef struct tn_scen {
 } tn_scen;
 
 /* Parse `len` bytes of scenario text; `name` is used in messages only
- * (NULL or "": "scen", as in "scen:2: expected 9 fields ...").
+ * (NULL: "scen", as in "scen:2: expected 9 fields ..."; "": ":2: ...", as
+ * tn_map_parse).
  * On success *out owns a new tn_scen (count may be 0); on failure *out is
  * NULL and err says why. */
 tn_status tn_scen_parse(const char *buf, size_t len, const char *name, const tn_allocator *a,
