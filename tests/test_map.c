@@ -83,6 +83,12 @@ static void test_errors(void **state)
     EXPECT("tilenav-map 1\nsize \ntiles\n",
            "t.map:2:5: 'size' needs two whole numbers: size WIDTH HEIGHT (none given)");
     EXPECT("tilenav-map 1\nsize 0 5\ntiles\n", "t.map:2:6: map size 0x5 is outside 1..4096");
+    /* Moving AI: at the 'width' or 'height' line, not at the 'map' line */
+    EXPECT("type octile\nheight 2\nwidth 0\nmap\n", "t.map:3:7: map width 0 is outside 1..4096");
+    EXPECT("type octile\nheight 5000\nwidth 3\nmap\n",
+           "t.map:2:8: map height 5000 is outside 1..4096");
+    EXPECT("type octile\nwidth 3\nheight 99999999999\nmap\n",
+           "t.map:3:8: map height (more than 10^9) is outside 1..4096");
     EXPECT("tilenav-map 1\nsize 100000 100000\ntiles\n",
            "t.map:2:6: map size 100000x100000 is outside 1..4096");
     EXPECT("tilenav-map 1\nsize 99999999999999999999 2\ntiles\n",

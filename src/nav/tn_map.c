@@ -409,6 +409,11 @@ static tn_status parse_movingai(line_reader *r, const char *name, const tn_alloc
         size_t i = (size_t)(arg - r->s);
         if (!parse_uint(r->s, r->n, &i, dst) || i != r->n)
             PERR(r->lineno, (int)(arg - r->s) + 1, "'%s' needs one whole number", key);
+        /* At the line that says it, as 'size' in the tilenav format (it was
+         * reported at the 'map' line). */
+        if (*dst < 1 || *dst > TN_MAP_MAX_SIZE)
+            PERR(r->lineno, (int)(arg - r->s) + 1, "map %s %s is outside 1..%d", key,
+                 size_text(*dst, wb), TN_MAP_MAX_SIZE);
     }
     if (h < 0) PERR(r->lineno, 1, "missing 'height' line before 'map'");
     if (w < 0) PERR(r->lineno, 1, "missing 'width' line before 'map'");
