@@ -535,6 +535,40 @@ static void test_no_op_set_keeps_revision(void **state)
     tn_map_destroy(m);
 }
 
+/* tn_map_save with a long name keeps the tile's line, column and problem,
+ * the name shortened as tn_map_parse shortens it (the message was the
+ * name alone, cut at 255 bytes). */
+static void test_save_long_name(void **state)
+{
+    (void)state;
+    char name[400];
+    size_t n = (size_t)snprintf(name, sizeof name, "/maps");
+    while (n + 20 < sizeof name) n += (size_t)snprintf(name + n, sizeof name - n, "/level");
+    snprintf(name + n, sizeof name - n, "/x.map");
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(3, 2, NULL, &m, NULL)));
+    m->mark[4] = 9; /* tile (1,1): row 1 is line 5 of the text */
+    char buf[64];
+    tn_error e;
+    assert_int_equal(tn_map_save(m, name, buf, sizeof buf, NULL, &e),
+                     TN_FAILURE | TN_INVALID_PARAM);
+    const char *want = "/level/x.map:5:2: tile (1,1) has an unknown content code";
+    assert_memory_equal(e.msg, ".../level/", 10);
+    assert_non_null(strstr(e.msg, want));
+    assert_non_null(strstr(e.msg, ": not written"));
+    assert_int_equal(e.line, 5);
+    assert_int_equal(e.col, 2);
+    m->mark[4] = 0;
+    assert_true(tn_failed(tn_map_save(m, name, buf, 4, NULL, &e)));
+    assert_memory_equal(e.msg, ".../level/", 10);
+    assert_non_null(strstr(e.msg, "/x.map: the 3x2 map's text needs 38 bytes, the buffer has 4"));
+    /* a short name is kept whole */
+    assert_true(tn_failed(tn_map_save(m, "a/b.map", buf, 4, NULL, &e)));
+    assert_string_equal(e.msg, "a/b.map: the 3x2 map's text needs 38 bytes, the buffer has 4: not "
+                               "written");
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -552,6 +586,7 @@ int main(void)
         cmocka_unit_test(test_save_messages),
         cmocka_unit_test(test_parse_failure_clears_out),
         cmocka_unit_test(test_parse_long_name),
+        cmocka_unit_test(test_save_long_name),
         cmocka_unit_test(test_no_op_set_keeps_revision),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

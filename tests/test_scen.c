@@ -268,6 +268,33 @@ static void test_memory(void **state)
     }
 }
 
+/* A long name keeps the line and the problem, shortened to its last
+ * components as tn_map_parse does (the message was the name alone, cut at
+ * 255 bytes). */
+static void test_long_name(void **state)
+{
+    (void)state;
+    char name[400];
+    size_t n = (size_t)snprintf(name, sizeof name, "/scen");
+    while (n + 20 < sizeof name) n += (size_t)snprintf(name + n, sizeof name - n, "/level");
+    snprintf(name + n, sizeof name - n, "/a.scen");
+    static const char text[] = "version 1\n0 a.map 5 5 1 2 9 4 2\n";
+    tn_scen *s = NULL;
+    tn_error e;
+    assert_true(tn_failed(tn_scen_parse(text, sizeof text - 1, name, NULL, &s, &e)));
+    const char *want = "/level/a.scen:2: goal x '9' is not an integer in 0..4";
+    size_t el = strlen(e.msg), wl = strlen(want);
+    assert_true(el > wl);
+    assert_string_equal(e.msg + el - wl, want);
+    assert_memory_equal(e.msg, ".../level/", 10);
+    assert_int_equal(e.line, 2);
+    assert_true(tn_failed(tn_scen_parse("version 2\n", 10, name, NULL, &s, &e)));
+    assert_non_null(strstr(e.msg, "/a.scen:1: expected 'version 1' as the first line"));
+    /* a short name is kept whole */
+    assert_true(tn_failed(tn_scen_parse(text, sizeof text - 1, "b/a.scen", NULL, &s, &e)));
+    assert_string_equal(e.msg, "b/a.scen:2: goal x '9' is not an integer in 0..4");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -275,6 +302,7 @@ int main(void)
         cmocka_unit_test(test_truncations),    cmocka_unit_test(test_junk),
         cmocka_unit_test(test_movingai_files), cmocka_unit_test(test_bom),
         cmocka_unit_test(test_null_name),      cmocka_unit_test(test_memory),
+        cmocka_unit_test(test_long_name),
     };
     return cmocka_run_group_tests_name("scen", tests, NULL, NULL);
 }

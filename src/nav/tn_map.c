@@ -4,6 +4,7 @@
 #endif
 #include "tn_map.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -571,6 +572,28 @@ static char tile_char(const tn_map *m, int x, int y)
     }
 }
 
+/* tn_map_save's messages: "NAME:LINE:COL: problem" ("NAME: problem" for
+ * line 0), NAME shortened as PERR does, so that a long path keeps the tile's
+ * line, column and problem (it filled the message and cut them off). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 6, 7)))
+#endif
+static tn_status
+save_err(tn_error *err, tn_status st, int line, int col, const char *name, const char *fmt, ...)
+{
+    char detail[192], rest[224], msg[TN_ERROR_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    if (line > 0)
+        snprintf(rest, sizeof rest, ":%d:%d: %s", line, col, detail);
+    else
+        snprintf(rest, sizeof rest, ": %s", detail);
+    tn_name_fit(msg, sizeof msg, name, rest);
+    return tn_error_set(err, st, line, col, "%s", msg);
+}
+
 tn_status tn_map_save(const tn_map *m, const char *name, char *buf, size_t cap, size_t *written,
                       tn_error *err)
 {
@@ -578,16 +601,16 @@ tn_status tn_map_save(const tn_map *m, const char *name, char *buf, size_t cap, 
     if (!name) name = "map";
     if (!m) return tn_error_set(err, bad, 0, 0, "map: no map to write (m is NULL)");
     if (m->w < 1 || m->h < 1 || m->w > TN_MAP_MAX_SIZE || m->h > TN_MAP_MAX_SIZE)
-        return tn_error_set(err, bad, 0, 0, "%s: size %dx%d is outside 1..%d: not written", name,
-                            m->w, m->h, TN_MAP_MAX_SIZE);
+        return save_err(err, bad, 0, 0, name, "size %dx%d is outside 1..%d: not written", m->w,
+                        m->h, TN_MAP_MAX_SIZE);
     if (!m->tile || !m->mark)
-        return tn_error_set(err, bad, 0, 0, "%s: the map has no tile arrays: not written", name);
+        return save_err(err, bad, 0, 0, name, "the map has no tile arrays: not written");
     bool none = m->start_x == -1 && m->start_y == -1;
     if (!none && !tn_map_inside(m, m->start_x, m->start_y))
-        return tn_error_set(err, bad, 0, 0,
-                            "%s: the character start (%d,%d) is outside the %dx%d map (-1,-1 is "
-                            "none): not written",
-                            name, m->start_x, m->start_y, m->w, m->h);
+        return save_err(err, bad, 0, 0, name,
+                        "the character start (%d,%d) is outside the %dx%d map (-1,-1 is none): "
+                        "not written",
+                        m->start_x, m->start_y, m->w, m->h);
     bool covered = start_covered(m);
     int first_row_line = covered ? 5 : 4; /* the text's line of row 0 */
     for (int y = 0; y < m->h; y++)
@@ -595,19 +618,16 @@ tn_status tn_map_save(const tn_map *m, const char *name, char *buf, size_t cap, 
             size_t i = (size_t)y * (size_t)m->w + (size_t)x;
             const char *why = tile_problem(m, i, x == m->start_x && y == m->start_y);
             if (why)
-                return tn_error_set(err, bad, first_row_line + y, x + 1,
-                                    "%s:%d:%d: tile (%d,%d) has %s (terrain %d, content %d; "
-                                    "terrain 0..2, content 0..3 on an empty tile other than the "
-                                    "start): not written",
-                                    name, first_row_line + y, x + 1, x, y, why, m->tile[i],
-                                    m->mark[i]);
+                return save_err(err, bad, first_row_line + y, x + 1, name,
+                                "tile (%d,%d) has %s (terrain %d, content %d; terrain 0..2, "
+                                "content 0..3 on an empty tile other than the start): not written",
+                                x, y, why, m->tile[i], m->mark[i]);
         }
     size_t need = tn_map_format_size(m);
     if (!buf || cap < need)
-        return tn_error_set(err, TN_FAILURE | TN_BUFFER_TOO_SMALL, 0, 0,
-                            "%s: the %dx%d map's text needs %zu bytes, the buffer has %zu: not "
-                            "written",
-                            name, m->w, m->h, need, buf ? cap : (size_t)0);
+        return save_err(err, TN_FAILURE | TN_BUFFER_TOO_SMALL, 0, 0, name,
+                        "the %dx%d map's text needs %zu bytes, the buffer has %zu: not written",
+                        m->w, m->h, need, buf ? cap : (size_t)0);
     int hl = covered /* "start X Y" before "tiles" */
                  ? snprintf(buf, cap, "tilenav-map 1\nsize %d %d\nstart %d %d\ntiles\n", m->w, m->h,
                             m->start_x, m->start_y)

@@ -7,6 +7,8 @@
 #include "tn_map.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,39 +111,61 @@ static bool parse_len(span t, double *out)
 static const char *const FIELD[9] = {"bucket",  "map",    "map width", "map height",    "start x",
                                      "start y", "goal x", "goal y",    "optimal length"};
 
+/* A message about the named text: "NAME:LINE: problem" ("NAME: problem"
+ * for line 0), NAME shortened by tn_name_fit when the whole would not fit,
+ * so that the line and the problem always survive (a long path used to
+ * fill the message and cut both off). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 6, 7)))
+#endif
+static tn_status
+scen_err(tn_error *err, tn_status st, int line, int col, const char *name, const char *fmt, ...)
+{
+    char detail[192], rest[224], msg[TN_ERROR_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    if (line > 0)
+        snprintf(rest, sizeof rest, ":%d: %s", line, detail);
+    else
+        snprintf(rest, sizeof rest, ": %s", detail);
+    tn_name_fit(msg, sizeof msg, name, rest);
+    return tn_error_set(err, st, line, col, "%s", msg);
+}
+
 /* Parse one query line; on error fill err and return a failure. */
 static tn_status parse_query(span s, const char *name, int line, tn_scen_query *q, tn_error *err)
 {
     for (const char *p = s.p; p < s.e; p++) {
         unsigned char c = (unsigned char)*p;
         if ((c < 32 && c != '\t') || c == 127)
-            return tn_error_set(err, TN_FAILURE | TN_PARSE_ERROR, line, (int)(p - s.p) + 1,
-                                "%s:%d: control byte 0x%02x in the line", name, line, c);
+            return scen_err(err, TN_FAILURE | TN_PARSE_ERROR, line, (int)(p - s.p) + 1, name,
+                            "control byte 0x%02x in the line", c);
     }
     span t[9];
     int n = split(s, t, 9);
     if (n != 9)
-        return tn_error_set(err, TN_FAILURE | TN_PARSE_ERROR, line, 0,
-                            "%s:%d: expected 9 fields (bucket map width height sx sy gx gy "
-                            "length), found %s%d",
-                            name, line, n > 9 ? "more than " : "", n > 9 ? 9 : n);
+        return scen_err(err, TN_FAILURE | TN_PARSE_ERROR, line, 0, name,
+                        "expected 9 fields (bucket map width height sx sy gx gy length), "
+                        "found %s%d",
+                        n > 9 ? "more than " : "", n > 9 ? 9 : n);
     if (!parse_int(t[0], 1000000000, &q->bucket))
-        return tn_error_set(err, TN_FAILURE | TN_PARSE_ERROR, line, 0,
-                            "%s:%d: bucket '%.*s' is not a non-negative integer", name, line,
-                            (int)tn_mini((int)(t[0].e - t[0].p), 32), t[0].p);
+        return scen_err(err, TN_FAILURE | TN_PARSE_ERROR, line, 0, name,
+                        "bucket '%.*s' is not a non-negative integer",
+                        (int)tn_mini((int)(t[0].e - t[0].p), 32), t[0].p);
     /* Basename of the map path. */
     const char *b = t[1].p;
     for (const char *p = t[1].p; p < t[1].e; p++)
         if (*p == '/' || *p == '\\') b = p + 1;
     size_t bl = (size_t)(t[1].e - b);
     if (bl == 0)
-        return tn_error_set(err, TN_FAILURE | TN_PARSE_ERROR, line, 0,
-                            "%s:%d: map path '%.*s' has no file name", name, line,
-                            (int)tn_mini((int)(t[1].e - t[1].p), 64), t[1].p);
+        return scen_err(err, TN_FAILURE | TN_PARSE_ERROR, line, 0, name,
+                        "map path '%.*s' has no file name",
+                        (int)tn_mini((int)(t[1].e - t[1].p), 64), t[1].p);
     if (bl >= TN_SCEN_NAME_MAX)
-        return tn_error_set(err, TN_FAILURE | TN_PARSE_ERROR, line, 0,
-                            "%s:%d: map name is %zu bytes long (at most %d)", name, line, bl,
-                            TN_SCEN_NAME_MAX - 1);
+        return scen_err(err, TN_FAILURE | TN_PARSE_ERROR, line, 0, name,
+                        "map name is %zu bytes long (at most %d)", bl, TN_SCEN_NAME_MAX - 1);
     memcpy(q->map, b, bl);
     q->map[bl] = '\0';
     int *const ints[6] = {&q->map_w, &q->map_h, &q->sx, &q->sy, &q->gx, &q->gy};
@@ -149,16 +173,16 @@ static tn_status parse_query(span s, const char *name, int line, tn_scen_query *
         int max = i < 2 ? TN_MAP_MAX_SIZE : (i % 2 == 0 ? q->map_w - 1 : q->map_h - 1);
         if (!parse_int(t[2 + i], max, ints[i]) || (i < 2 && *ints[i] < 1)) {
             const char *range = i < 2 ? "1.." : "0..";
-            return tn_error_set(err, TN_FAILURE | TN_PARSE_ERROR, line, 0,
-                                "%s:%d: %s '%.*s' is not an integer in %s%d", name, line,
-                                FIELD[2 + i], (int)tn_mini((int)(t[2 + i].e - t[2 + i].p), 32),
-                                t[2 + i].p, range, max);
+            return scen_err(err, TN_FAILURE | TN_PARSE_ERROR, line, 0, name,
+                            "%s '%.*s' is not an integer in %s%d", FIELD[2 + i],
+                            (int)tn_mini((int)(t[2 + i].e - t[2 + i].p), 32), t[2 + i].p, range,
+                            max);
         }
     }
     if (!parse_len(t[8], &q->optimal))
-        return tn_error_set(err, TN_FAILURE | TN_PARSE_ERROR, line, 0,
-                            "%s:%d: optimal length '%.*s' is not a non-negative number", name, line,
-                            (int)tn_mini((int)(t[8].e - t[8].p), 32), t[8].p);
+        return scen_err(err, TN_FAILURE | TN_PARSE_ERROR, line, 0, name,
+                        "optimal length '%.*s' is not a non-negative number",
+                        (int)tn_mini((int)(t[8].e - t[8].p), 32), t[8].p);
     return TN_OK;
 }
 
@@ -188,13 +212,13 @@ tn_status tn_scen_parse(const char *buf, size_t len, const char *name, const tn_
         }
     }
     if (!have)
-        return tn_error_set(err, TN_FAILURE | TN_PARSE_ERROR, line ? line : 1, 0,
-                            "%s:%d: empty file: expected 'version 1'", name, line ? line : 1);
+        return scen_err(err, TN_FAILURE | TN_PARSE_ERROR, line ? line : 1, 0, name,
+                        "empty file: expected 'version 1'");
     span t[3];
     int n = split(s, t, 2);
     if (n != 2 || !tok_eq(t[0], "version") || !(tok_eq(t[1], "1") || tok_eq(t[1], "1.0")))
-        return tn_error_set(err, TN_FAILURE | TN_PARSE_ERROR, line, 0,
-                            "%s:%d: expected 'version 1' as the first line", name, line);
+        return scen_err(err, TN_FAILURE | TN_PARSE_ERROR, line, 0, name,
+                        "expected 'version 1' as the first line");
     size_t body = pos;
     int body_line = line;
     /* Count the queries before allocating. */
@@ -202,13 +226,13 @@ tn_status tn_scen_parse(const char *buf, size_t len, const char *name, const tn_
     while (next_line(buf, len, &pos, &s))
         if (!is_blank(s)) count++;
     if (count > (size_t)INT32_MAX)
-        return tn_error_set(err, TN_FAILURE | TN_LIMIT_REACHED, 0, 0, "%s: too many queries", name);
+        return scen_err(err, TN_FAILURE | TN_LIMIT_REACHED, 0, 0, name, "too many queries");
     tn_scen *sc = tn_alloc(a, sizeof *sc);
     tn_scen_query *q = sc ? tn_alloc_array(a, count ? count : 1, sizeof *q) : NULL;
     if (!q) {
         tn_free(a, sc);
-        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
-                            "%s: out of memory for %zu queries", name, count);
+        return scen_err(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, name,
+                        "out of memory for %zu queries", count);
     }
     if (a) sc->alloc = *a;
     sc->q = q;
