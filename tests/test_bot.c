@@ -2427,6 +2427,34 @@ static void test_graph_bot_pushed_every_frame(void **state)
     tn_map_destroy(m);
 }
 
+/* A body pushed half a step off the lattice (4/3 px: as near the lattice
+ * x on its left as on its right) walked to its take-off and never reached
+ * it: the lattice j of its places on either side of it rounded away from
+ * it (floats), so it stepped back and forth between them, MOVING, until
+ * the frames ran out (found with a driver: tilenav-bench arrival's levels
+ * pushed 4/3 px, 63 and 89 of 5000 trips, either sign).  On a floor with a
+ * block to jump onto, from tile 46 (x 736 px, where the floats round so):
+ * it arrives. */
+static void test_graph_bot_half_step_off(void **state)
+{
+    (void)state;
+    char text[64 + 61 * 8];
+    int n = snprintf(text, sizeof text, "tilenav-map 1\nsize 60 8\ntiles\n");
+    for (int y = 0; y < 8; y++) {
+        for (int x = 0; x < 60; x++)
+            text[n++] = y >= 6 || ((y == 4 || y == 5) && x >= 48 && x <= 51) ? '#' : '.';
+        text[n++] = '\n';
+    }
+    text[n] = '\0';
+    const float push[] = {4.0f / 3.0f, 0.0f};
+    for (int k = 0; k < 2; k++) {
+        pushed_end r = pushed_on(text, 46, 4, 49, 3, push[k], 0);
+        if (r.state != TN_BOT_ARRIVED)
+            fail_msg("pushed %.4f px: %s after %d steps", (double)push[k],
+                     tn_bot_state_name(r.state), r.steps);
+    }
+}
+
 /* tn_bot_hold_plans: "tn_bot_step makes no search".  A detour asks the
  * graph up to 8 times (on the bot's query object, which bots share and
  * slice their plans on): a held bot asked anyway, in any step, past the
@@ -2830,6 +2858,7 @@ int main(void)
         cmocka_unit_test(test_graph_bot_pushed_off_sliver),
         cmocka_unit_test(test_graph_bot_pushed_every_frame),
         cmocka_unit_test(test_graph_bot_steers_after_air_push),
+        cmocka_unit_test(test_graph_bot_half_step_off),
         cmocka_unit_test(test_detour_waits_for_the_hold),
         cmocka_unit_test(test_detour_not_in_a_planning_step),
         cmocka_unit_test(test_detour_cost_bounded),

@@ -1390,7 +1390,10 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
         return none;
     }
     int row = (int)lroundf((body->y + (float)body->h * T) / T);
-    int j = tn_surf_lattice_j(g, body->x);
+    /* (a body half a step off the lattice rounds up, whatever its float
+     * noise: as it walks, its lattice j moves a step a step, and so the
+     * take-off it walks to is the one realign and detour replayed from) */
+    int j = tn_surf_lattice_j(g, body->x + lattice_step(g) * 0.01f);
     bool stale =
         tn_surf_generation(g) != b->graph_gen || m != b->plan_map || m->revision != b->plan_rev;
     if (b->gphase == GP_LANDING && b->detour) {
