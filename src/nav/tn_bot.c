@@ -1361,10 +1361,11 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
          * under 0.004 px a step at 2,048 tiles; a fiftieth of a step is
          * no push to miss.  Once a leg: a body pushed every frame, on a
          * conveyor say, would walk back and forth for ever.) */
-        const float dn = body->x - tn_surf_lattice_x(g, tn_surf_lattice_j(g, body->x));
+        const float s = lattice_step(g);
+        float dd = body->x - tn_surf_lattice_x(g, tn_surf_lattice_j(g, body->x)) - b->replay_d;
+        dd -= s * roundf(dd / s); /* (modulo a step: half a step off rounds either way) */
         b->replay_ground = on_ground;
-        if (on_ground && fabsf(dn - b->replay_d) > lattice_step(g) * 0.02f &&
-            b->stopped_leg != b->leg) {
+        if (on_ground && fabsf(dd) > s * 0.02f && b->stopped_leg != b->leg) {
             b->stopped_leg = b->leg;
             b->gphase = GP_WALK;
             b->aligned_leg = -1;
