@@ -319,7 +319,8 @@ const tn_error *tn_bot_plan_error(const tn_bot *b);
  * edited or the graph rebuilt (tn_surf_generation); stuck detection is the
  * same as the classic follower's.  A body moved off the lattice by
  * something other than its inputs (knock-back: walks keep the offset, so
- * an edge replays shifted) is checked once a leg at the take-off with
+ * an edge replays shifted) is checked at the take-off, once a leg (twice
+ * after a push before take-off, below), with
  * tn_surf_edge_replay_body: it takes off where it stands, or one step on
  * the other side of the take-off, or, at the end of its surface, after
  * walking off it first (one or two frames, until it is in the air: from a
@@ -327,7 +328,8 @@ const tn_error *tn_bot_plan_error(const tn_bot *b);
  * take-off left behind; tn_surf_step_body), or by another edge of its
  * surface onto the same landing surface, whichever leaves the ground when
  * the edge does and ends on that surface, the nearest first (at most 64
- * edges, their replays at most 16,384 frames in all); when
+ * edges, their replays at most 16,384 frames in all and one replay past
+ * it); when
  * none does, it walks into the nearer wall its surface ends at (a wall
  * stops a body on the lattice) and plans again there; with no such wall
  * it takes the nearest edge of its surface (to any surface; at most 256
@@ -364,7 +366,8 @@ const tn_error *tn_bot_plan_error(const tn_bot *b);
  * wall there).  Measured in
  * docs/surf.md ("A bot pushed off the lattice"); the check costs up to
  * four replays of an edge per edge tried, at most 66 edges and 16,384
- * frames, once a leg and only for a body off the lattice; a way to a
+ * frames (and one replay past it), once a leg (twice after a push before
+ * take-off) and only for a body off the lattice; a way to a
  * wall, when needed, up to 768 replays of at most 16,384 frames in all,
  * and 16 plans more, in a step
  * that makes no plan (on the levels of tilenav-bench arrival --push 1.3:
