@@ -876,6 +876,7 @@ static int first_dir(const tn_surf *g, int e)
  * first (pre) puts it in the air, and the edge's inputs follow. */
 static int pre_of(const tn_surf *g, int row, int at, int e)
 {
+    if (tn_surf_edges(g)[e].nruns + 1 > TN_BOT_RUNS_MAX) return 0; /* (no room for the walk) */
     const int d = first_dir(g, e);
     return d != 0 && tn_surf_node_at(g, row, at + d) < 0 ? d : 0;
 }
