@@ -866,8 +866,8 @@ static void test_knock_says_bots_at_walls(void **state)
 /* Knock-back (tn_world_knock): a goto on the demo map, the character
  * knocked 1.3 px right or 0.9 px left on the ground mid-trip (off the
  * walk's lattice of 8/3 px), still arrives, with either planner; bad
- * pushes, a body in the air and a wall right there are refused and said;
- * extra bots on the ground are pushed too. */
+ * pushes and a wall right there are refused and said; a body in the air
+ * and extra bots are pushed too. */
 static void test_knock(void **state)
 {
     (void)state;
@@ -921,7 +921,7 @@ static void test_knock(void **state)
     printf("  knock-back: %d trips knocked mid-trip, all arrived (%d re-planned)\n", trips,
            replanned);
 
-    /* refusals: bad pushes, a wall right there, a body in the air */
+    /* refusals: bad pushes, a wall right there */
     tn_world *w = tu_load_world("tests/data/small.map", 1);
     tn_error e;
     const float bad[] = {0.0f, NAN, INFINITY, 16.5f, -1e30f};
@@ -973,6 +973,54 @@ static void test_knock(void **state)
     tn_world_destroy(w);
 }
 
+/* A knock in the air said "the bot steers its jump back onto its
+ * landing" for any active graph bot, but a bot whose plan waits for the
+ * landing (a goto given in the air, an edit mid-flight, a walk off the
+ * path) follows no edge to steer back onto: it plans where it lands, and
+ * the message now says so.  A bot replaying its edge still reads
+ * "steers". */
+static void test_knock_air_message(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    tn_error e;
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 1, &e)));
+    tn_input jump = {0};
+    jump.jump = true;
+    tn_world_set_input(w, jump); /* (the player jumps: no trip) */
+    for (int i = 0; i < 4; i++) tn_world_step(w);
+    tn_world_set_input(w, (tn_input){0});
+    assert_false(tn_world_character(w)->on_ground);
+    assert_true(tn_succeeded(tn_world_goto(w, 44, 38, &e))); /* in the air: planned on landing */
+    tn_bot_info bi = tn_bot_get_info(tn_wbots_character_bot(w));
+    assert_true(bi.active);
+    assert_string_equal(bi.pending_reason, "new goal");
+    assert_true(tn_succeeded(tn_world_knock(w, 1.3f, &e)));
+    const char *m = tn_world_message_text(w);
+    if (strstr(m, "steers") || !strstr(m, "knocked 1.3 px right in the air: the bot plans on "
+                                          "landing"))
+        fail_msg("a bot with no edge to fly: '%s'", m);
+    tn_world_destroy(w);
+    /* mid-jump on its trip's edge: it steers */
+    w = tu_load_world("maps/demo.map", 1);
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 1, &e)));
+    assert_true(tn_succeeded(tn_world_goto(w, 47, 20, &e)));
+    bool knocked = false;
+    for (int f = 0; f < 400 && !knocked; f++) {
+        tn_world_step(w);
+        bi = tn_bot_get_info(tn_wbots_character_bot(w));
+        if (f >= 30 && !tn_world_character(w)->on_ground && bi.active && !bi.pending_reason[0] &&
+            tn_succeeded(tn_world_knock(w, -1.3f, &e))) {
+            assert_non_null(strstr(tn_world_message_text(w), "knocked 1.3 px left in the air: "
+                                                             "the bot steers its jump back onto "
+                                                             "its landing"));
+            knocked = true;
+        }
+    }
+    assert_true(knocked);
+    tn_world_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -997,6 +1045,7 @@ int main(void)
         cmocka_unit_test(test_goto),
         cmocka_unit_test(test_knock),
         cmocka_unit_test(test_knock_says_bots_at_walls),
+        cmocka_unit_test(test_knock_air_message),
         cmocka_unit_test(test_text_shown),
         cmocka_unit_test(test_accessors_and_param_table),
     };

@@ -710,10 +710,13 @@ tn_status tn_world_knock(tn_world *w, float dx, tn_error *err)
     const float off = lattice_offset(&w->phys, w->character.x);
     char then[128] = "";
     if (!standing) /* (in the air: what the bot does about the flight) */
+        /* (a graph bot whose plan waits for the landing, a goto given in
+         * the air or an edit mid-flight, has no edge to steer back onto) */
         snprintf(then, sizeof then, "%s",
-                 !bot || !bi.active ? ""
-                 : bi.planner == 1  ? ": the bot steers its jump back onto its landing"
-                                    : ": the bot steers from where it flies");
+                 !bot || !bi.active     ? ""
+                 : bi.pending_reason[0] ? ": the bot plans on landing"
+                 : bi.planner == 1      ? ": the bot steers its jump back onto its landing"
+                                        : ": the bot steers from where it flies");
     else if (isnan(off)) /* (no lattice: the walk's step divides no tile) */
         ;
     else if (fabsf(off) <= T / 256.0f)

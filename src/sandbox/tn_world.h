@@ -406,7 +406,9 @@ tn_status tn_world_goto(tn_world *w, int x, int y, tn_error *err);
  * tile edge.  The message says what happened: "knocked 1.3 px right: off
  * the walk's 2.67 px lattice, the bot re-checks its jumps from where it
  * stands; extra bots: 2 of 3 knocked (1 in the air)", "knocked 1.3 px
- * left in the air: the bot steers its jump back onto its landing".
+ * left in the air: the bot steers its jump back onto its landing" (a
+ * bot whose plan waits for the landing, a goto given in the air: "the bot
+ * plans on landing").
  * INVALID_PARAM for dx 0, not finite or beyond a tile (16 px); REFUSED
  * (not counted as a refused edit) when the character is against a wall on
  * that side (extra bots are pushed all the same).  O(bots). */
