@@ -410,7 +410,9 @@ void tn_bot_hold_plans(tn_bot *b, bool hold);
  * path finding).  With a query object q made for the bot's graph
  * (tn_surf_query_create), the bot's plans are q's (tn_surf_query_find):
  * they read the graph and write nothing of it, so bots on several threads
- * can share a graph (an object each).  With max_nodes > 0 they are made in
+ * can share a graph (an object each; their steps call the graph's step
+ * function, tn_surf.h STEP FUNCTION, at once: one with state in
+ * step_user locks it).  With max_nodes > 0 they are made in
  * slices: where a plan falls due (tn_bot_goto, or a re-plan in
  * tn_bot_step) the bot begins it (tn_surf_query_begin), and each
  * tn_bot_step expands at most max_nodes nodes of it (tn_surf_query_step),

@@ -75,7 +75,11 @@
  * walls): verify_edges (or tn_surf_edge_valid) replays every edge.
  * Threads: the step function is called on the caller's thread during
  * tn_surf_create, _rebuild, _load, _sync, _edit, tn_surf_edge_valid,
- * tn_surf_edge_box, tn_surf_debug_draw and _draw_edges_in, and with
+ * tn_surf_edge_box, tn_surf_edge_replay_body, tn_surf_step_body,
+ * tn_surf_debug_draw and _draw_edges_in (so also in tn_bot_step of a
+ * graph bot: once for each frame of an edge it replays, on the copy of
+ * the body that sees a push in the air, and a pushed bot's replays; bots
+ * stepped on several threads call it at once, see tn_bot.h), and with
  * profile.threads > 1 during builds and repairs also on the library's
  * worker threads, at the same time
  * (give each thread's state through step_user, not thread-local storage:
