@@ -2352,6 +2352,66 @@ static void test_graph_bot_steers_after_air_push(void **state)
     }
 }
 
+/* tn_bot_coast gives the edge's next input, the steering after a push in
+ * the air included, so that a jump under way goes on while the owner's
+ * graph is away.  Steering that goes on past the edge's inputs (a push
+ * late in a flight: frames of the fall walk toward the landing) was
+ * given by tn_bot_step only: a coast then pressed no key and the steps
+ * after it pressed the rest late, and the body missed its landing.  A
+ * trip of tilenav-bench arrival's level 29 (seed 1), pushed 8 px left at
+ * frame 40 in the air: coasting frames 42..44 now presses the keys
+ * stepping does (it re-planned and arrived 47 frames later before). */
+static void test_graph_bot_coast_keeps_steering(void **state)
+{
+    (void)state;
+    const int L = 29, w = L % 3 + 1, h = (L / 3) % 3 + 1, jump = L / 9 + 1;
+    tn_map *m = NULL;
+    tn_surf *g = NULL;
+    tn_rng rng;
+    assert_int_equal(tn_map_create(48, 28, NULL, &m, NULL), TN_OK);
+    tn_rng_seed(&rng, 1, (uint64_t)L);
+    assert_int_equal(tn_levelgen_platformer(m, &rng, NULL), TN_OK);
+    tn_phys_params p = tn_phys_default((float)jump);
+    tn_surf_profile prof = tn_surf_profile_make(w, h, &p);
+    assert_int_equal(tn_surf_create(m, &prof, NULL, &g, NULL), TN_OK);
+    static uint8_t keys[2][600];
+    int frames[2], replans[2];
+    for (int coast = 0; coast < 2; coast++) {
+        tn_body b;
+        tn_body_place(&b, &p, w, h, 35, 15);
+        tn_body_settle(&b, m, &p);
+        tn_bot *bot = NULL;
+        assert_int_equal(tn_bot_create(NULL, NULL, &bot, NULL), TN_OK);
+        tn_bot_set_graph(bot, g);
+        assert_int_equal(tn_bot_goto(bot, NULL, m, &b, &p, 35, 5, NULL), TN_OK);
+        int pushed = -1, coasted = 0, f;
+        for (f = 0; f < 600 && tn_bot_active(bot); f++) {
+            const bool c =
+                coast && pushed >= 0 && f >= pushed + 2 && f < pushed + 5 && !b.on_ground;
+            tn_input in = c ? tn_bot_coast(bot) : tn_bot_step(bot, NULL, m, &b, &p);
+            coasted += c;
+            keys[coast][f] = (uint8_t)(in.left | in.right << 1 | in.down << 2 | in.jump << 3);
+            if (pushed < 0 && f >= 40 && !b.on_ground &&
+                !tn_body_box_blocked(m, &p, b.x - 8.0f, b.y, b.w, b.h))
+                b.x -= 8.0f, pushed = f;
+            tn_body_step(&b, m, &p, in);
+        }
+        assert_int_equal(pushed, 40);
+        if (coast) assert_int_equal(coasted, 3);
+        frames[coast] = f;
+        replans[coast] = tn_bot_get_info(bot).replans;
+        assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_ARRIVED);
+        tn_bot_destroy(bot);
+    }
+    if (frames[0] != frames[1] || replans[1] != replans[0] ||
+        memcmp(keys[0], keys[1], (size_t)frames[0]) != 0)
+        fail_msg("stepped: %d frames, %d re-plans; coasted 3 frames: %d, %d", frames[0], replans[0],
+                 frames[1], replans[1]);
+    assert_int_equal(replans[0], 0);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
 /* ---- the pushed graph bot's detour (a review) ---------------------------- */
 
 /* The box of test_graph_bot_pushed_off_lattice: a platform ending in
@@ -2917,6 +2977,7 @@ int main(void)
         cmocka_unit_test(test_graph_bot_steers_after_air_push),
         cmocka_unit_test(test_graph_bot_half_step_off),
         cmocka_unit_test(test_graph_bot_half_step_replay),
+        cmocka_unit_test(test_graph_bot_coast_keeps_steering),
         cmocka_unit_test(test_detour_waits_for_the_hold),
         cmocka_unit_test(test_detour_not_in_a_planning_step),
         cmocka_unit_test(test_detour_cost_bounded),

@@ -1279,20 +1279,29 @@ static void steer(tn_bot *b, const tn_map *m, const tn_body *body)
     const int away = body->x > b->shadow.x ? -1 : 1; /* against the push */
     const int dirs[3] = {away, 0, -away};
     for (int k = 1; k <= STEER_MAX && frames < STEER_FRAMES; k++)
-        for (int d = 0; d < 3 && frames < STEER_FRAMES; d++)
+        for (int d = 0; d < 3 && frames < STEER_FRAMES; d++) {
+            const long f0 = frames;
             if (flies_to(b, m, body, rest, n, k, dirs[d], target, &frames)) {
                 b->steer_dir = dirs[d];
-                b->steer_left = k;
+                /* (no more than the flight's frames: tn_bot_coast, which
+                 * cannot see the body land, steers the fall as long) */
+                b->steer_left = frames - f0 < k ? (int)(frames - f0) : k;
                 return;
             }
+        }
 }
 
 tn_input tn_bot_coast(tn_bot *b)
 {
     tn_input in = {false, false, false, false};
     if (!b) return in;
-    if (b->graph && (b->state == TN_BOT_MOVING || b->state == TN_BOT_PARTIAL))
-        replay_next(b, &in); /* (writes in only when there is an input) */
+    if (b->graph && (b->state == TN_BOT_MOVING || b->state == TN_BOT_PARTIAL) &&
+        !replay_next(b, &in) && b->gphase == GP_LANDING && b->steer_left > 0) {
+        /* (replay_next writes in only when there is an input; after the
+         * inputs, the steering's frames of the fall, as gstep gives them) */
+        b->steer_left--;
+        in = walk_toward(b->steer_dir);
+    }
     b->last_in = in;
     b->shadow_ok = false; /* (a step without the map: the shadow cannot follow) */
     return in;

@@ -219,7 +219,9 @@ tn_input tn_bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bod
                      const tn_phys_params *p);
 
 /* The next input of the graph edge the bot is replaying (a jump or fall
- * under way), without reading its graph, map or finder: for an owner whose
+ * under way; with its steering after a push in the air, also on the frames
+ * of the fall after the edge's inputs: GRAPH PLANNER), without reading its
+ * graph, map or finder: for an owner whose
  * graph is away for a while (rebuilt or repaired on another thread), so
  * that the body does not drop out of its arc meanwhile.  No input when the
  * bot replays nothing (it then waits, as a held plan does: tn_bot_step
