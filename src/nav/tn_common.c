@@ -3,6 +3,7 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 #include "tn_common.h"
+#include "internal/named_err.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -107,4 +108,22 @@ void tn_free(const tn_allocator *a, void *ptr)
         a->free(a->user, ptr);
     else
         free(ptr);
+}
+
+tn_status tni_error_named(tn_error *err, tn_status st, const char *name, int line, int col,
+                          bool show_col, const char *fmt, ...)
+{
+    char detail[192], rest[224], msg[TN_ERROR_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    if (line > 0 && show_col)
+        snprintf(rest, sizeof rest, ":%d:%d: %s", line, col, detail);
+    else if (line > 0)
+        snprintf(rest, sizeof rest, ":%d: %s", line, detail);
+    else
+        snprintf(rest, sizeof rest, ": %s", detail);
+    tn_name_fit(msg, sizeof msg, name, rest);
+    return tn_error_set(err, st, line, col, "%s", msg);
 }

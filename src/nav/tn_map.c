@@ -3,8 +3,8 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 #include "tn_map.h"
+#include "internal/named_err.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -575,24 +575,8 @@ static char tile_char(const tn_map *m, int x, int y)
 /* tn_map_save's messages: "NAME:LINE:COL: problem" ("NAME: problem" for
  * line 0), NAME shortened as PERR does, so that a long path keeps the tile's
  * line, column and problem (it filled the message and cut them off). */
-#if defined(__GNUC__)
-__attribute__((format(printf, 6, 7)))
-#endif
-static tn_status
-save_err(tn_error *err, tn_status st, int line, int col, const char *name, const char *fmt, ...)
-{
-    char detail[192], rest[224], msg[TN_ERROR_MSG_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(detail, sizeof detail, fmt, ap);
-    va_end(ap);
-    if (line > 0)
-        snprintf(rest, sizeof rest, ":%d:%d: %s", line, col, detail);
-    else
-        snprintf(rest, sizeof rest, ": %s", detail);
-    tn_name_fit(msg, sizeof msg, name, rest);
-    return tn_error_set(err, st, line, col, "%s", msg);
-}
+#define save_err(err, st, line, col, name, ...) \
+    tni_error_named(err, st, name, line, col, true, __VA_ARGS__)
 
 tn_status tn_map_save(const tn_map *m, const char *name, char *buf, size_t cap, size_t *written,
                       tn_error *err)

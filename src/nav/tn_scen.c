@@ -3,11 +3,11 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 #include "tn_scen.h"
+#include "internal/named_err.h"
 
 #include "tn_map.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,24 +115,8 @@ static const char *const FIELD[9] = {"bucket",  "map",    "map width", "map heig
  * for line 0), NAME shortened by tn_name_fit when the whole would not fit,
  * so that the line and the problem always survive (a long path used to
  * fill the message and cut both off). */
-#if defined(__GNUC__)
-__attribute__((format(printf, 6, 7)))
-#endif
-static tn_status
-scen_err(tn_error *err, tn_status st, int line, int col, const char *name, const char *fmt, ...)
-{
-    char detail[192], rest[224], msg[TN_ERROR_MSG_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(detail, sizeof detail, fmt, ap);
-    va_end(ap);
-    if (line > 0)
-        snprintf(rest, sizeof rest, ":%d: %s", line, detail);
-    else
-        snprintf(rest, sizeof rest, ": %s", detail);
-    tn_name_fit(msg, sizeof msg, name, rest);
-    return tn_error_set(err, st, line, col, "%s", msg);
-}
+#define scen_err(err, st, line, col, name, ...) \
+    tni_error_named(err, st, name, line, col, false, __VA_ARGS__)
 
 /* Parse one query line; on error fill err and return a failure. */
 static tn_status parse_query(span s, const char *name, int line, tn_scen_query *q, tn_error *err)
