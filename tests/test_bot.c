@@ -2110,21 +2110,32 @@ static pushed_end pushed_on(const char *text, int x, int y, int gx, int gy, floa
     return r;
 }
 
+/* Level L of tilenav-bench arrival (seed 1: tn_levelgen's 48x28
+ * platformer) in *m, with the graph of a w x h body jumping `jump` tiles
+ * in *g and its physics in *p. */
+static void level_graph(int L, int w, int h, int jump, tn_map **m, tn_surf **g, tn_phys_params *p)
+{
+    tn_rng rng;
+    *m = NULL;
+    *g = NULL;
+    assert_int_equal(tn_map_create(48, 28, NULL, m, NULL), TN_OK);
+    tn_rng_seed(&rng, 1, (uint64_t)L);
+    assert_int_equal(tn_levelgen_platformer(*m, &rng, NULL), TN_OK);
+    *p = tn_phys_default((float)jump);
+    tn_surf_profile prof = tn_surf_profile_make(w, h, p);
+    assert_int_equal(tn_surf_create(*m, &prof, NULL, g, NULL), TN_OK);
+}
+
 /* pushed_run on level L of tilenav-bench arrival (seed 1: tn_levelgen's
  * 48x28 platformer) with a w x h body jumping `jump` tiles, pushed from
  * step 10 as the bench pushes. */
 static pushed_end pushed_level(int L, int w, int h, int jump, int x, int y, int gx, int gy,
                                float push)
 {
-    tn_map *m = NULL;
-    tn_surf *g = NULL;
-    tn_rng rng;
-    assert_int_equal(tn_map_create(48, 28, NULL, &m, NULL), TN_OK);
-    tn_rng_seed(&rng, 1, (uint64_t)L);
-    assert_int_equal(tn_levelgen_platformer(m, &rng, NULL), TN_OK);
-    tn_phys_params p = tn_phys_default((float)jump);
-    tn_surf_profile prof = tn_surf_profile_make(w, h, &p);
-    assert_int_equal(tn_surf_create(m, &prof, NULL, &g, NULL), TN_OK);
+    tn_map *m;
+    tn_surf *g;
+    tn_phys_params p;
+    level_graph(L, w, h, jump, &m, &g, &p);
     pushed_end r = pushed_run(g, m, &p, x, y, gx, gy, push, 10);
     tn_surf_destroy(g);
     tn_map_destroy(m);
@@ -2316,15 +2327,10 @@ static void test_graph_bot_steers_after_air_push(void **state)
     } trip[] = {{18, 19, 12, 22, 19, 95}, {5, 35, 4, 38, 15, 98}, {20, 30, 10, 17, 17, 194}};
     for (int k = 0; k < 3; k++) {
         const int L = trip[k].L, w = L % 3 + 1, h = (L / 3) % 3 + 1, jump = L / 9 + 1;
-        tn_map *m = NULL;
-        tn_surf *g = NULL;
-        tn_rng rng;
-        assert_int_equal(tn_map_create(48, 28, NULL, &m, NULL), TN_OK);
-        tn_rng_seed(&rng, 1, (uint64_t)L);
-        assert_int_equal(tn_levelgen_platformer(m, &rng, NULL), TN_OK);
-        tn_phys_params p = tn_phys_default((float)jump);
-        tn_surf_profile prof = tn_surf_profile_make(w, h, &p);
-        assert_int_equal(tn_surf_create(m, &prof, NULL, &g, NULL), TN_OK);
+        tn_map *m;
+        tn_surf *g;
+        tn_phys_params p;
+        level_graph(L, w, h, jump, &m, &g, &p);
         tn_body b;
         tn_body_place(&b, &p, w, h, trip[k].x, trip[k].y);
         tn_body_settle(&b, m, &p);
