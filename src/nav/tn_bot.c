@@ -827,13 +827,15 @@ static int surface_at(const tn_surf *g, int row, int j)
  * one from the lattice, two from a sliver of the end tile. */
 #define PRE_MAX 2
 
-/* Frames realign's replays (take_off_lands) may run in all, once a leg:
+/* Frames realign's replays (take_off_lands) may run in all, a check (once
+ * a leg, twice after a push before take-off; one replay may end past it):
  * a replay runs its edge, then falls until it stands (up to
  * TN_SURF_MAX_AIR x 2 frames), and 66 edges are tried, four replays each. */
 #define REALIGN_FRAMES 16384
 
-/* A replay of edge e that ran fr frames (-1: it did not stand) paid from
- * the bot's realign budget (REALIGN_FRAMES). */
+/* A replay of edge e that ran fr frames (-1: it did not stand, -2: the
+ * walk off a ledge did not leave the ground, replay_pre) paid from the
+ * bot's realign budget (REALIGN_FRAMES). */
 static void align_pay(tn_bot *b, int e, int fr)
 {
     b->align_frames -= fr >= 0    ? fr
@@ -872,8 +874,9 @@ static int first_dir(const tn_surf *g, int e)
  * first input (a step that way leaves it): the direction, else 0.  From
  * there a body off the lattice may stand on a sliver of the ledge where
  * the edge's first frame left it (a jump from the sliver can meet a low
- * ceiling the lattice take-off had left behind); one frame of walking off
- * first (pre) puts it in the air, and the edge's inputs follow. */
+ * ceiling the lattice take-off had left behind); one or two frames of
+ * walking off first (pre, replay_pre) put it in the air, and the edge's
+ * inputs follow. */
 static int pre_of(const tn_surf *g, int row, int at, int e)
 {
     if (tn_surf_edges(g)[e].nruns + 1 > TN_BOT_RUNS_MAX) return 0; /* (no room for the walk) */
