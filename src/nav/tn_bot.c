@@ -1247,7 +1247,10 @@ static bool flies_to(const tn_bot *b, const tn_map *m, const tn_body *body, cons
         const int v = i < n ? rest[i] : 0;
         tn_input in = {(v & TN_SURF_IN_LEFT) != 0, (v & TN_SURF_IN_RIGHT) != 0,
                        (v & TN_SURF_IN_DOWN) != 0, (v & TN_SURF_IN_JUMP) != 0};
-        if (i < k) in.left = dir<0, in.right = dir> 0;
+        if (i < k) { /* (steered) */
+            in.left = dir < 0;
+            in.right = dir > 0;
+        }
         tn_surf_step_body(g, m, &c, in);
     }
     *frames += i;
