@@ -110,8 +110,8 @@ void tn_free(const tn_allocator *a, void *ptr)
         free(ptr);
 }
 
-tn_status tni_error_named(tn_error *err, tn_status st, const char *name, int line, int col,
-                          bool show_col, const char *fmt, ...)
+tn_status tn_commoni_error_named(tn_error *err, tn_status st, const char *name, int line, int col,
+                                 bool show_col, const char *fmt, ...)
 {
     char detail[192], rest[224], msg[TN_ERROR_MSG_MAX];
     va_list ap;

@@ -576,7 +576,7 @@ static char tile_char(const tn_map *m, int x, int y)
  * line 0), NAME shortened as PERR does, so that a long path keeps the tile's
  * line, column and problem (it filled the message and cut them off). */
 #define save_err(err, st, line, col, name, ...) \
-    tni_error_named(err, st, name, line, col, true, __VA_ARGS__)
+    tn_commoni_error_named(err, st, name, line, col, true, __VA_ARGS__)
 
 tn_status tn_map_save(const tn_map *m, const char *name, char *buf, size_t cap, size_t *written,
                       tn_error *err)

@@ -116,7 +116,7 @@ static const char *const FIELD[9] = {"bucket",  "map",    "map width", "map heig
  * so that the line and the problem always survive (a long path used to
  * fill the message and cut both off). */
 #define scen_err(err, st, line, col, name, ...) \
-    tni_error_named(err, st, name, line, col, false, __VA_ARGS__)
+    tn_commoni_error_named(err, st, name, line, col, false, __VA_ARGS__)
 
 /* Parse one query line; on error fill err and return a failure. */
 static tn_status parse_query(span s, const char *name, int line, tn_scen_query *q, tn_error *err)

@@ -6,6 +6,12 @@
 
 #include "tn_common.h"
 
+/* Everything declared below is library-internal: hidden from the shared
+ * library's exports (GCC/Clang; tests/pkg/exports.sh checks). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(hidden)
+#endif
+
 /* tn_error_set with the message "NAME:LINE:COL: problem" (show_col),
  * "NAME:LINE: problem", or "NAME: problem" for line 0, NAME shortened by
  * tn_name_fit so that the line and the problem survive a long path; the
@@ -14,7 +20,11 @@
 __attribute__((format(printf, 7, 8)))
 #endif
 tn_status
-tni_error_named(tn_error *err, tn_status st, const char *name, int line, int col, bool show_col,
-                const char *fmt, ...);
+tn_commoni_error_named(tn_error *err, tn_status st, const char *name, int line, int col,
+                       bool show_col, const char *fmt, ...);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #endif
