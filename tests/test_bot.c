@@ -2311,6 +2311,26 @@ static void test_graph_bot_pushed_off_sliver(void **state)
     }
 }
 
+/* Level 432 of tilenav-bench arrival (1x1, jump 1, pushed 1.3 px right in
+ * the frame the bot pressed jump): no steering lands on the edge's landing
+ * (the flight already holds left), and the body landed on a sliver of a
+ * block the edge flies past; the bot went on with the edge's inputs, which
+ * walked it off the sliver late, into a pit from which the goal cannot be
+ * reached (NO_PATH).  A flight no steering saves now ends at the first
+ * ground it meets, and the bot plans from there; without the push the same
+ * trip needs no plan but the first. */
+static void test_graph_bot_lost_flight_lands_early(void **state)
+{
+    (void)state;
+    pushed_end r = pushed_level(432, 1, 1, 1, 41, 11, 31, 27, 1.3f);
+    if (r.state != TN_BOT_ARRIVED)
+        fail_msg("level 432 pushed 1.3 px: %s after %d steps", tn_bot_state_name(r.state), r.steps);
+    assert_int_equal(r.replans, 1);
+    r = pushed_level(432, 1, 1, 1, 41, 11, 31, 27, 0.0f);
+    assert_int_equal(r.state, TN_BOT_ARRIVED);
+    assert_int_equal(r.replans, 0);
+}
+
 /* A push in the air (a hit during a jump or a fall): the bot steps a copy
  * of the body by its own inputs (the shadow), sees the body is not there,
  * and when the rest of the edge's inputs no longer land on the edge's
@@ -2979,6 +2999,7 @@ int main(void)
         cmocka_unit_test(test_graph_bot_slow_walker),
         cmocka_unit_test(test_graph_bot_pushed_off_lattice),
         cmocka_unit_test(test_graph_bot_pushed_off_sliver),
+        cmocka_unit_test(test_graph_bot_lost_flight_lands_early),
         cmocka_unit_test(test_graph_bot_pushed_every_frame),
         cmocka_unit_test(test_graph_bot_steers_after_air_push),
         cmocka_unit_test(test_graph_bot_half_step_off),

@@ -103,6 +103,9 @@ struct tn_bot {
     tn_body shadow;
     bool shadow_ok;
     int steer_dir, steer_left, steered_leg;
+    /* no steering lands there (lost): the first ground the body meets,
+     * before the inputs end, ends the edge and plans from there */
+    bool lost;
     long align_frames; /* realign's replays' frames left (REALIGN_FRAMES) */
     /* realign found no take-off that lands and no wall: the detour, which
      * asks the graph, waits for a step without a search of the bot's own
@@ -612,6 +615,7 @@ static void gplan(tn_bot *b, const tn_map *m, const tn_body *body)
     b->steered_leg = -1;
     b->shadow_ok = false;
     b->steer_left = 0;
+    b->lost = false;
     b->detour = false;
     b->detour_wait = false;
     b->searched_step = b->steps;
@@ -1265,8 +1269,11 @@ static bool flies_to(const tn_bot *b, const tn_map *m, const tn_body *body, cons
  * first 1..STEER_MAX frames walking against the push, then with no key,
  * then with it, the fewest frames first; at most STEER_FRAMES frames of
  * replays) takes the place of those frames' left and right (steer_dir,
- * steer_left).  None: the flight goes on as it is (its landing
- * re-plans). */
+ * steer_left).  None (lost): the flight goes on as it is, and its first
+ * landing plans again, before the inputs end if it meets ground early
+ * (level 432 of tilenav-bench arrival, pushed in the frame of a jump,
+ * landed on a sliver of a block the edge passes, walked the rest of its
+ * inputs off it and fell where the goal cannot be reached). */
 static void steer(tn_bot *b, const tn_map *m, const tn_body *body)
 {
     const tn_surf *g = b->graph;
@@ -1295,6 +1302,7 @@ static void steer(tn_bot *b, const tn_map *m, const tn_body *body)
                 return;
             }
         }
+    b->lost = true;
 }
 
 tn_input tn_bot_coast(tn_bot *b)
@@ -1388,6 +1396,11 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
             b->pre_leg = -1;
             b->replay_ground = false;
         }
+    }
+    if (b->gphase == GP_REPLAY && b->lost && on_ground) { /* (landed early: steer) */
+        b->gphase = GP_LANDING;
+        b->run_i = b->nruns;
+        b->run_left = 0;
     }
     tn_input in;
     if (replay_next(b, &in)) return in;
@@ -1536,6 +1549,7 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
     b->shadow = *body;
     b->shadow_ok = true;
     b->steer_left = 0;
+    b->lost = false;
     b->replay_ground = true;
     b->replay_d = body->x - tn_surf_lattice_x(g, j);
     return gstep_replay_first(b);

@@ -362,7 +362,8 @@ const tn_error *tn_bot_plan_error(const tn_bot *b);
  * on its landing surface, the first 1..24 frames of the rest walk against
  * the push, or with no key, or with it, the fewest that land there (at
  * most 16,384 frames of replays, once a leg); else the flight goes on and
- * its landing re-plans.
+ * its first landing re-plans, even before the inputs end (a sliver of a
+ * ledge the edge flies past).
  * Its final walk
  * ends with the box's left edge on the goal tile (a step more, or into the
  * wall there).  Measured in
