@@ -1009,6 +1009,56 @@ static void test_classic_pushed_no_wall_looks_once(void **state)
     tn_map_destroy(m);
 }
 
+/* A classic bot pushed off the lattice on a platform with no wall, whose
+ * way on is a hole exactly the box's width: every position bridged the
+ * hole, and wall_side found no wall (STUCK after its re-plans).  It now
+ * walks off an end of the platform and back into its side in the air (a
+ * wall's contact: back on the lattice), when the classic planner has a
+ * whole path from where that lands: on a hand-made platform, pushed four
+ * ways, and level 320 of tilenav-bench arrival (3x2, jump 4, +1.3 px). */
+static void test_classic_pushed_ledge_side(void **state)
+{
+    (void)state;
+    const char *text = "tilenav-map 1\nsize 12 8\ntiles\n"
+                       "............\n"
+                       "............\n"
+                       "............\n"
+                       "..####.###..\n"
+                       "............\n"
+                       "............\n"
+                       "............\n"
+                       "############\n";
+    tn_map *m = NULL;
+    assert_int_equal(tn_map_parse(text, strlen(text), "hole", NULL, &m, NULL), TN_OK);
+    tn_phys_params p = tn_phys_default(3.0f);
+    tn_path *pf = NULL;
+    tn_bot *bot = NULL;
+    assert_true(tn_succeeded(tn_path_create(m->w, m->h, &p, 0, NULL, &pf, NULL)));
+    assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot, NULL)));
+    const float push[] = {1.3f, -0.9f, 2.0f, -2.5f};
+    for (int k = 0; k < 4; k++) {
+        int replans = 0;
+        if (!classic_pushed_trip(m, pf, bot, &p, 1, 1, 3, 2, 6, 6, push[k], 1, 1000, &replans))
+            fail_msg("pushed %.1f px: %s", (double)push[k],
+                     tn_bot_state_name(tn_bot_get_info(bot).state));
+    }
+    tn_bot_destroy(bot);
+    tn_path_destroy(pf);
+    tn_map_destroy(m);
+    tn_rng rng;
+    m = NULL;
+    assert_int_equal(tn_map_create(48, 28, NULL, &m, NULL), TN_OK);
+    tn_rng_seed(&rng, 1, 320);
+    assert_int_equal(tn_levelgen_platformer(m, &rng, NULL), TN_OK);
+    p = tn_phys_default(4.0f);
+    assert_true(tn_succeeded(tn_path_create(m->w, m->h, &p, 0, NULL, &pf, NULL)));
+    assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot, NULL)));
+    assert_true(classic_pushed_trip(m, pf, bot, &p, 3, 2, 14, 13, 6, 22, 1.3f, 10, 3000, NULL));
+    tn_bot_destroy(bot);
+    tn_path_destroy(pf);
+    tn_map_destroy(m);
+}
+
 /* A classic bot pushed off the lattice that walks into a wall to get back
  * on it, while something holds it where it is (a treadmill: each frame
  * its walk is taken back): the wall walk never ended and never counted as
@@ -2994,6 +3044,7 @@ int main(void)
         cmocka_unit_test(test_classic_fuzzed_landings),
         cmocka_unit_test(test_classic_bot_pushed_off_lattice),
         cmocka_unit_test(test_classic_pushed_no_wall_looks_once),
+        cmocka_unit_test(test_classic_pushed_ledge_side),
         cmocka_unit_test(test_classic_wall_walk_held_in_place),
         cmocka_unit_test(test_classic_without_finder),
         cmocka_unit_test(test_graph_bot_slow_walker),

@@ -50,7 +50,12 @@ struct tn_bot {
     bool nudged;   /* stepped off a grazed column: x may be a step off */
     int wall_dir;  /* -1 / +1: pushed off the lattice, walking into a wall */
     int wall_left; /* frames the wall walk may still take (its simulated steps + stuck_steps) */
-    bool no_wall;  /* wall_side found none from (no_wall_x, no_wall_y) since the plan */
+    /* no wall on its ground: the wall walk goes off a ledge's end instead
+     * (ledge 1), and in the air back into the ledge's side after ledge_wait
+     * frames, which stops the box on a tile edge; then it falls with no key
+     * (ledge 2) and plans on landing (ledge_side) */
+    int ledge, ledge_wait;
+    bool no_wall; /* wall_side found none from (no_wall_x, no_wall_y) since the plan */
     float no_wall_x, no_wall_y;
     long look_steps; /* classic: steps simulated on copies since the goal (tn_bot_info) */
     bool took_off;
@@ -312,6 +317,7 @@ static void set_path_empty(tn_bot *b)
     b->cur = 0;
     b->jump_phase = JUMP_NONE;
     b->wall_dir = 0;
+    b->ledge = 0;
 }
 
 /* A goal refused before any search: no plan, and no numbers of the last
@@ -348,6 +354,7 @@ static void plan(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
     b->since_node = 0;
     b->nudged = false;
     b->wall_dir = 0;
+    b->ledge = 0;
     b->no_wall = false;
     b->jump_phase = JUMP_NONE;
     b->airborne = !body->on_ground;
@@ -1952,19 +1959,27 @@ static bool sliver_way_down(tn_bot *b, const tn_map *m, const tn_body *body, flo
  * ground it stands on (a wall stops the box on a tile edge: back on the
  * lattice), at most WALL_TILES tiles away, asked of tn_body_step on a
  * copy; 0 when it would walk off its ground first (or none is near).  The
- * steps the walk takes in *steps. */
+ * steps the walk takes in *steps.  Each way's walk, when it left the
+ * ground, in off[0] (left) and off[1] (right), its steps in offk[] (0:
+ * it did not). */
 #define WALL_TILES 64
-static int wall_side(tn_bot *b, const tn_map *m, const tn_body *body, int *steps)
+static int wall_side(tn_bot *b, const tn_map *m, const tn_body *body, int *steps, tn_body off[2],
+                     int offk[2])
 {
     const float step = b->phys.walk_speed * b->phys.dt;
     const int limit = (int)ceilf((float)WALL_TILES * b->phys.tile_px / step);
     int best = 0, best_k = INT_MAX;
     for (int d = -1; d <= 1; d += 2) {
         tn_body t = *body;
+        offk[d > 0] = 0;
         for (int k = 1; k <= limit && k < best_k; k++) {
             tn_body_step(&t, m, &b->phys, walk_toward(d));
             b->look_steps++;
-            if (!t.on_ground) break;
+            if (!t.on_ground) {
+                off[d > 0] = t;
+                offk[d > 0] = k;
+                break;
+            }
             if (t.hit_wall || !off_lattice(b, &t)) {
                 best = d;
                 best_k = k;
@@ -1976,16 +1991,85 @@ static int wall_side(tn_bot *b, const tn_map *m, const tn_body *body, int *steps
     return best;
 }
 
+/* Frames ledge_side waits in the air before it turns back (a turn on the
+ * first frame off the ledge lands on its corner again, within the
+ * physics' slack), and the frames of a fall it follows at most. */
+#define LEDGE_WAITS 8
+#define LEDGE_FALL 600
+/* Searches a look asks at most (one per landing tile met). */
+#define LEDGE_SEARCHES 4
+
+/* No wall on its ground (wall_side found none): the walk off an end of
+ * it (wall_side's walks, off[] and offk[]), then, after `wait` frames of no key, back toward the ledge until
+ * the box meets its side in the air (a wall's contact: back on the
+ * lattice), then a fall with no key to the ground.  Of both ends and
+ * every wait up to LEDGE_WAITS, the fewest frames that land where the
+ * classic planner has a whole path to the goal (asked of pf; a fall that
+ * loses the goal is not taken); the direction in *dir, the wait in *wait
+ * and the frames to leave the ground plus the flight in *steps; at most
+ * LEDGE_SEARCHES searches, the landings met first.  False when none does (a ledge with no side under it, a fall onto nothing
+ * that leads on).  Level 320 of tilenav-bench arrival (3x2, jump 4),
+ * pushed 1.3 px on a platform whose one way down is a hole exactly the
+ * box's width, with no wall on it: every hole position bridged it (STUCK
+ * after 49 re-plans). */
+static bool ledge_side(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body off[2],
+                       const int offk[2], int *dir, int *wait, int *steps)
+{
+    if (!pf) return false;
+    const tn_input none = {false, false, false, false};
+    int best = INT_MAX, lx = INT_MIN, ly = INT_MIN, searches = 0;
+    for (int d = -1; d <= 1; d += 2) {
+        const int k = offk[d > 0];
+        if (k == 0 || !off_lattice(b, &off[d > 0])) continue; /* (no ledge near) */
+        for (int w = 0; w <= LEDGE_WAITS && k + w < best; w++) {
+            tn_body t = off[d > 0];
+            int f = 0;
+            for (; f < LEDGE_FALL && !t.on_ground && off_lattice(b, &t); f++, b->look_steps++)
+                tn_body_step(&t, m, &b->phys, f < w ? none : walk_toward(-d));
+            if (t.on_ground || off_lattice(b, &t)) continue; /* (landed, or no side met) */
+            for (; f < LEDGE_FALL && !t.on_ground; f++, b->look_steps++)
+                tn_body_step(&t, m, &b->phys, none);
+            if (!t.on_ground || k + f >= best) continue;
+            int tx, ty;
+            tn_body_tile(&t, &b->phys, &tx, &ty);
+            if ((tx == lx && ty == ly) || searches == LEDGE_SEARCHES) continue; /* (asked) */
+            lx = tx, ly = ty;
+            searches++;
+            tn_path_query q = tn_path_query_make(tx, ty, b->goal_x, b->goal_y, t.w, t.h, &b->jm);
+            q.heuristic = b->cfg.heuristic;
+            q.max_expand = b->cfg.max_expand;
+            if (q.max_expand > tn_path_max_expand(pf)) q.max_expand = 0;
+            tn_path_stats st;
+            int n = 0;
+            const tn_status s = tn_path_find(pf, m, &q, NULL, 0, &n, &st, NULL);
+            if (tn_failed(s) || tn_status_detail(s, TN_UNREACHABLE | TN_LIMIT_REACHED)) continue;
+            best = k + f;
+            *dir = d;
+            *wait = w;
+            *steps = k + f;
+        }
+    }
+    return best != INT_MAX;
+}
+
 /* Off the lattice where it stands: start walking into the nearer wall
- * (then plan again there; bot_step).  False when there is none.  The
- * look (up to 2 x 384 simulated steps) is made once a plan where it finds
+ * (then plan again there; bot_step), or with none on its ground off a
+ * ledge and back into its side (ledge_side).  False when there is
+ * neither.  The look (up to 2 x 384 simulated steps, and the flights off
+ * the ledges with a search each) is made once a plan where it finds
  * none: a body standing there with no wall asked every frame until STUCK. */
-static bool start_wall_walk(tn_bot *b, const tn_map *m, const tn_body *body)
+static bool start_wall_walk(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
 {
     if (!off_lattice(b, body)) return false;
     if (b->no_wall && body->x == b->no_wall_x && body->y == b->no_wall_y) return false;
-    int steps = 0;
-    b->wall_dir = wall_side(b, m, body, &steps);
+    int steps = 0, wait = 0, offk[2];
+    tn_body off[2];
+    b->wall_dir = wall_side(b, m, body, &steps, off, offk);
+    b->ledge = 0;
+    if (!b->wall_dir && ledge_side(b, pf, m, off, offk, &b->wall_dir, &wait, &steps)) {
+        b->ledge = 1;
+        b->ledge_wait = wait;
+    }
     if (b->wall_dir) {
         b->jump_phase = JUMP_NONE;
         b->wall_left = steps + b->cfg.stuck_steps;
@@ -2132,6 +2216,28 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
      * (on the ground, off the lattice, after the steps it simulated and
      * stuck_steps more): stuck */
     bool wall_held = false;
+    if (b->wall_dir && b->ledge && !ground) { /* (off the ledge: ledge_side) */
+        b->still = b->since_node = 0;
+        b->last_x = body->x;
+        b->last_y = body->y;
+        if (b->ledge == 1 && off_lattice(b, body) && --b->wall_left > 0) {
+            if (b->ledge_wait > 0) {
+                b->ledge_wait--;
+                return in;
+            }
+            return walk_toward(-b->wall_dir); /* (back into the ledge's side) */
+        }
+        b->ledge = 2; /* on the lattice (or given up): fall, plan on landing */
+        return in;
+    }
+    if (b->wall_dir && b->ledge == 2) { /* landed after the ledge */
+        b->wall_dir = 0;
+        b->ledge = 0;
+        b->why = "back on the lattice";
+        if (hold_plan(b)) return in;
+        replan(b, pf, m, body);
+        if (!tn_bot_active(b) || b->n == 0) return in;
+    }
     if (b->wall_dir) {
         if (ground && !body->hit_wall && off_lattice(b, body)) {
             if (--b->wall_left > 0) {
@@ -2177,7 +2283,7 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
         b->why = "stuck";
         /* off the lattice, the same plan from here fails the same way:
          * first back onto it at a wall */
-        if (ground && start_wall_walk(b, m, body)) return walk_toward(b->wall_dir);
+        if (ground && start_wall_walk(b, pf, m, body)) return walk_toward(b->wall_dir);
         if (ground) {
             if (hold_plan(b)) return in;
             replan(b, pf, m, body);
@@ -2255,7 +2361,7 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
             in.right = way.right;
             in.down = way.down;
             b->nudged = true;
-        } else if (!dir && start_wall_walk(b, m, body)) {
+        } else if (!dir && start_wall_walk(b, pf, m, body)) {
             return walk_toward(b->wall_dir); /* no step leaves: back onto the lattice */
         }
     }
@@ -2281,7 +2387,7 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
                 b->nudged = true;
             } else if (b->cur > 0 && off_lattice(b, body) && rise_blocked(b, m, body, body->x) &&
                        !rise_blocked(b, m, body, node_px(b, b->path[b->cur - 1].x)) &&
-                       start_wall_walk(b, m, body)) {
+                       start_wall_walk(b, pf, m, body)) {
                 /* pushed off the lattice, the rise meets a block it would
                  * not from the take-off node: back onto the lattice first */
                 return walk_toward(b->wall_dir);

@@ -71,9 +71,15 @@
  *    exactly: a hole or shaft the box's width), and when stuck, it first
  *    walks into the nearer wall of its ground, up to 64 tiles away (a
  *    wall stops the box on a tile edge: on the lattice again), and plans
- *    there ("back on the lattice"); with no such wall it goes on as
- *    before (it looks once a plan: tn_body_step on a copy, up to 2 x 384
- *    steps), and a walk held from its wall for stuck_steps frames more
+ *    there ("back on the lattice"); with no such wall it walks off an end
+ *    of its ground and, in the air (after 0..8 frames of no key), back
+ *    into the ledge's side, which stops the box on a tile edge too, then
+ *    falls with no key and plans on landing: only where the classic
+ *    planner has a whole path from that landing (the fewest frames of both
+ *    ends and waits; at most 4 searches, with pf); with neither it goes on
+ *    as before (it looks once a plan: tn_body_step on a copy, up to
+ *    2 x 384 steps and 18 flights of at most 600 frames), and a walk held
+ *    from its wall for stuck_steps frames more
  *    than it takes counts as stuck.  Only where the walking step divides a
  *    tile (the default 8/3 px of 16: a lattice); a body on the lattice
  *    never does any of this (measured in docs/surf.md, "The classic bot

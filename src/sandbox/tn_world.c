@@ -724,8 +724,9 @@ tn_status tn_world_knock(tn_world *w, float dx, tn_error *err)
     else
         snprintf(then, sizeof then, ": off the walk's %.2f px lattice, %s", (double)step,
                  !bot || !bi.active ? "a goto from here starts off it"
-                 : bi.planner == 1  ? "the bot re-checks its jumps from where it stands"
-                                    : "the bot steps off slivers or walks into a wall");
+                 : bi.planner == 1
+                     ? "the bot re-checks its jumps from where it stands"
+                     : "the bot steps off slivers, or walks into a wall or off a ledge and back");
     /* (a push under 0.05 px keeps its digits: "0.0 px" said nothing moved) */
     const double px = (double)fabsf(moved);
     tn_world_message(w, px >= 0.05 ? "knocked %.1f px %s%s%s%s%s" : "knocked %.2g px %s%s%s%s%s",
