@@ -1059,6 +1059,45 @@ static void test_classic_pushed_ledge_side(void **state)
     tn_map_destroy(m);
 }
 
+/* Off the lattice, the same plan failing the same way: a classic bot
+ * jumped in place under a ceiling its plan passes by moving sideways
+ * mid-rise (the box, a part of a step wide of the plan's column, met the
+ * ceiling before the column test let it move; level 198 of tilenav-bench
+ * arrival, 1x1, jump 7), or dropped
+ * through a one-way tile onto a sliver of the block beside the shaft below
+ * and jumped back (level 219, 1x2, jump 1), re-planning until STUCK.  A
+ * jump that comes down on the tile it was pressed on, or a landing off the
+ * path on the tile of the last one, now gets back on the lattice first
+ * (a wall, or off a ledge and back). */
+static void test_classic_pushed_same_failure_realigns(void **state)
+{
+    (void)state;
+    static const struct {
+        int L, w, h, jump, x, y, gx, gy;
+        float push;
+    } lv[] = {{198, 1, 1, 7, 39, 7, 8, 15, 1.3f}, {219, 1, 2, 1, 31, 2, 26, 14, 1.3f}};
+    for (int k = 0; k < 2; k++) {
+        tn_map *m = NULL;
+        tn_rng rng;
+        assert_int_equal(tn_map_create(48, 28, NULL, &m, NULL), TN_OK);
+        tn_rng_seed(&rng, 1, (uint64_t)lv[k].L);
+        assert_int_equal(tn_levelgen_platformer(m, &rng, NULL), TN_OK);
+        const tn_phys_params p = tn_phys_default((float)lv[k].jump);
+        tn_path *pf = NULL;
+        tn_bot *bot = NULL;
+        assert_true(tn_succeeded(tn_path_create(m->w, m->h, &p, 0, NULL, &pf, NULL)));
+        assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot, NULL)));
+        int replans = 0;
+        if (!classic_pushed_trip(m, pf, bot, &p, lv[k].w, lv[k].h, lv[k].x, lv[k].y, lv[k].gx,
+                                 lv[k].gy, lv[k].push, 10, 3000, &replans))
+            fail_msg("level %d pushed %.1f px: %s after %d re-plans", lv[k].L, (double)lv[k].push,
+                     tn_bot_state_name(tn_bot_get_info(bot).state), replans);
+        tn_bot_destroy(bot);
+        tn_path_destroy(pf);
+        tn_map_destroy(m);
+    }
+}
+
 /* A classic bot pushed off the lattice that walks into a wall to get back
  * on it, while something holds it where it is (a treadmill: each frame
  * its walk is taken back): the wall walk never ended and never counted as
@@ -3045,6 +3084,7 @@ int main(void)
         cmocka_unit_test(test_classic_bot_pushed_off_lattice),
         cmocka_unit_test(test_classic_pushed_no_wall_looks_once),
         cmocka_unit_test(test_classic_pushed_ledge_side),
+        cmocka_unit_test(test_classic_pushed_same_failure_realigns),
         cmocka_unit_test(test_classic_wall_walk_held_in_place),
         cmocka_unit_test(test_classic_without_finder),
         cmocka_unit_test(test_graph_bot_slow_walker),

@@ -59,7 +59,9 @@ struct tn_bot {
     float no_wall_x, no_wall_y;
     long look_steps; /* classic: steps simulated on copies since the goal (tn_bot_info) */
     bool took_off;
-    bool airborne; /* left the ground since the last landing */
+    int jump_tx, jump_ty; /* the tile where the last jump was pressed */
+    int off_tx, off_ty;   /* the tile of the last landing off the path */
+    bool airborne;        /* left the ground since the last landing */
     /* stuck */
     float last_x, last_y;
     int still, since_node;
@@ -1727,6 +1729,7 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
     b->detour_chain = 0;
     b->steps = 0;
     b->look_steps = 0;
+    b->jump_tx = b->off_tx = INT_MIN; /* (no jump, no landing off the path yet) */
     b->still = 0;
     b->goal_x = gx;
     b->goal_y = gy;
@@ -2205,6 +2208,20 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
             b->cur = land; /* touched down a little early: walk the rest */
         } else if (!fine) {
             b->why = "landed off the path";
+            /* off the lattice, a jump that came down on the tile where it
+             * was pressed (a head bumped a part of a step wide of the
+             * plan's column, before the column test let it move), or a
+             * landing off the path on the tile of the last one (a drop
+             * onto a sliver of the column beside a shaft, and a jump back
+             * up): the same plan fails the same way again, so back onto
+             * the lattice first */
+            int tx, ty;
+            tn_body_tile(body, &b->phys, &tx, &ty);
+            const bool again =
+                (tx == b->jump_tx && ty == b->jump_ty) || (tx == b->off_tx && ty == b->off_ty);
+            b->off_tx = tx;
+            b->off_ty = ty;
+            if (again && start_wall_walk(b, pf, m, body)) return walk_toward(b->wall_dir);
             if (hold_plan(b)) return in;
             replan(b, pf, m, body);
             if (!tn_bot_active(b) || b->n == 0) return in;
@@ -2394,6 +2411,7 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
             }
             in.jump = true;
             b->jump_left = tn_bot_jump_frames(b, b->jump_tiles) - 1;
+            tn_body_tile(body, &b->phys, &b->jump_tx, &b->jump_ty);
             b->took_off = false;
             b->jump_phase = JUMP_HOLD;
         }

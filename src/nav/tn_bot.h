@@ -68,7 +68,9 @@
  *    where it stands starts a step beside when that frees it (as for
  *    float drift); the column test in the air counts the column a step
  *    reaches into.  Where neither works (the way needs the plan's columns
- *    exactly: a hole or shaft the box's width), and when stuck, it first
+ *    exactly: a hole or shaft the box's width), when stuck, and when a
+ *    jump comes down on the tile it was pressed on or a landing off the
+ *    path is on the tile of the last one (the same failure again), it first
  *    walks into the nearer wall of its ground, up to 64 tiles away (a
  *    wall stops the box on a tile edge: on the lattice again), and plans
  *    there ("back on the lattice"); with no such wall it walks off an end
