@@ -137,7 +137,17 @@ static void test_idle_json_and_hud(void **state)
                                     "\"expanded\":0,\"extra_bots\":0"));
     char hud[512];
     tn_world_hud(w, hud, sizeof hud);
-    assert_non_null(strstr(hud, "bot: idle"));
+    /* the line names the planner before any goto too, and follows G and
+     * Shift+G at once */
+    assert_non_null(strstr(hud, "bot [classic]: idle (goto tool: left-click a tile)"));
+    tn_wbots_set_heuristic(w, TN_PATH_FAST);
+    tn_world_hud(w, hud, sizeof hud);
+    assert_non_null(strstr(hud, "bot [classic, fast A*]: idle"));
+    tn_wbots_set_heuristic(w, TN_PATH_OPTIMAL);
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 1, NULL))); /* graph */
+    tn_world_hud(w, hud, sizeof hud);
+    assert_non_null(strstr(hud, "bot [graph]: idle"));
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL)));
     tn_bot_info first = go(w, 5);
     tn_world_hud(w, hud, sizeof hud);
     char want[96];

@@ -2513,11 +2513,14 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
                         "bot [%s]: cancelled (you took over) | goto (%d,%d): dropped before "
                         "its plan (on landing) was made%s",
                         planner_in_effect(w, s), i.goal_x, i.goal_y, extra);
-    if (i.plans == 0 && !i.active) /* (a first goto clicked mid-air waits: said below) */
-        return snprintf(buf, cap, "bot: idle (goto tool: left-click a tile)%s", extra);
-    /* the selected planner names the line at once (G); a bot at rest keeps
-     * the other planner's last plan until the next click */
+    /* the selected planner names the line at once (G), before any goto
+     * too; a bot at rest keeps the other planner's last plan until the
+     * next click */
     const char *sel = planner_in_effect(w, s);
+    if (i.plans == 0 && !i.active) /* (a first goto clicked mid-air waits: said below) */
+        return snprintf(buf, cap, "bot [%s]: idle (goto tool: left-click a tile)%s",
+                        sel[0] == 'c' && s->heuristic == TN_PATH_FAST ? "classic, fast A*" : sel,
+                        extra);
     int want = sel[0] == 'g';
     if (i.planner != want && gfail)
         return snprintf(
