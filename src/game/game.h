@@ -47,4 +47,9 @@ void tn_web_offer(const char *path, const char *type);
 int tn_game_screenshot(tn_world *w, const char *assets_dir, const char *path, unsigned overlays,
                        char *err, size_t errcap);
 
+/* Open and close the fonts tn_game_screenshot will need: 0, or -1 with
+ * its message (a missing font named), so a --screenshot run can be
+ * refused before its steps rather than after them. */
+int tn_game_fonts_check(const char *assets_dir, char *err, size_t errcap);
+
 #endif

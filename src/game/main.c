@@ -383,6 +383,14 @@ int main(int argc, char **argv)
 
     const char *assets = find_assets(o.assets);
     tn_tiled_set_assets(assets); /* a new Tiled document names its tileset image there */
+    /* --screenshot's fonts before the run: a missing one is said now, not
+     * after --frames steps (and whatever the script saved meanwhile) */
+    if (o.screenshot && tn_game_fonts_check(assets, err, sizeof err) != 0) {
+        tn_print_shown(stderr, "tilenav: %s\n", err);
+        tn_world_destroy(w);
+        tn_script_destroy(script);
+        return 1;
+    }
     host_ctx hc = {assets, o.overlays, o.map};
     tn_script_host host = {&hc, host_save, host_screenshot, host_control,
                            NULL}; /* warnings: stderr */

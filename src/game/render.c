@@ -1041,6 +1041,19 @@ int tn_render_offscreen(const tn_world *w, const tn_fonts *fonts, const tn_view 
     return rc;
 }
 
+int tn_game_fonts_check(const char *assets_dir, char *err, size_t errcap)
+{
+    if (TTF_Init() != 0) {
+        snprintf(err, errcap, "SDL_ttf: %s", TTF_GetError());
+        return -1;
+    }
+    tn_fonts fonts;
+    int rc = tn_fonts_open(&fonts, assets_dir, err, errcap);
+    if (rc == 0) tn_fonts_close(&fonts);
+    TTF_Quit();
+    return rc;
+}
+
 int tn_game_screenshot(tn_world *w, const char *assets_dir, const char *path, unsigned overlays,
                        char *err, size_t errcap)
 {
