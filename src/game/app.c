@@ -1002,10 +1002,11 @@ static void key_down(app *a, const SDL_KeyboardEvent *k)
     else if (sym == SDLK_m)
         tn_control_count_key(a->w, "wanderers", shift ? -1 : 1);
     else if (sym == SDLK_z) { /* knock-back, away from the pointer */
-        int mx, my;
-        SDL_GetMouseState(&mx, &my);
+        /* the pointer in the logical frame, as the mouse events give it
+         * (SDL_GetMouseState is in window pixels: in a window scaled up
+         * from 1280x720 it put the pointer on the wrong side) */
         tn_camera c = tn_camera_make(a->w, &a->view);
-        tn_control_knock(a->w, ((float)mx - (float)c.ox) / c.scale);
+        tn_control_knock(a->w, ((float)a->view.mouse_x - (float)c.ox) / c.scale);
     } else if (sym == SDLK_g) {
         double v = 1.0;
         tn_world_get(a->w, "planner", &v);
