@@ -899,10 +899,10 @@ int tn_path_explored_at(const tn_path *pf, int x, int y)
 bool tn_path_explored_bounds(const tn_path *pf, int *x0, int *y0, int *x1, int *y1)
 {
     if (!pf || pf->bx1 < pf->bx0) return false;
-    *x0 = pf->bx0;
-    *y0 = pf->by0;
-    *x1 = pf->bx1;
-    *y1 = pf->by1;
+    if (x0) *x0 = pf->bx0;
+    if (y0) *y0 = pf->by0;
+    if (x1) *x1 = pf->bx1;
+    if (y1) *y1 = pf->by1;
     return true;
 }
 
@@ -911,6 +911,6 @@ bool tn_path_state_cost(const tn_path *pf, int x, int y, int j, int *cost)
     if (!pf || x < 0 || y < 0 || x >= pf->w || y >= pf->h || j < 0 || j >= pf->nj) return false;
     const pstate *s = &pf->s[(size_t)j * pf->w * pf->h + (size_t)y * pf->w + x];
     if (s->gen != pf->gen || !(s->fl & ST_CLOSED)) return false;
-    *cost = (int)s->g;
+    if (cost) *cost = (int)s->g;
     return true;
 }

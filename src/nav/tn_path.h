@@ -271,7 +271,8 @@ tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_
 struct tn_trace;
 void tn_path_set_trace(tn_path *pf, struct tn_trace *trace);
 
-/* The last search (for overlays and tests); pf NULL: 0, false. */
+/* The last search (for overlays and tests); pf NULL: 0, false.  The
+ * output pointers may be NULL (the answer alone). */
 /* Jump values expanded at tile (x, y); 0 when none or outside. */
 int tn_path_explored_at(const tn_path *pf, int x, int y);
 /* Bounding box of the expanded tiles; false when nothing was expanded. */
