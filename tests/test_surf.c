@@ -3879,6 +3879,44 @@ static void test_draw_edges_in(void **state)
     tn_map_destroy(m);
 }
 
+/* NULL output pointers of the read-outs: tn_surf_query_expanded's count
+ * (optional in tn_surf_expanded, which it answers as) and
+ * tn_surf_node_pos's row and j were written through. */
+static void test_null_outputs(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(20, 12, NULL, &m, NULL)));
+    for (int x = 0; x < 20; x++) assert_true(tn_succeeded(tn_map_set_tile(m, x, 11, 1, NULL)));
+    tn_phys_params p = tn_phys_default(4.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+    tn_surf *g = NULL;
+    tn_surf_query *q = NULL;
+    assert_int_equal(tn_surf_create(m, &prof, NULL, &g, NULL), TN_OK);
+    assert_int_equal(tn_surf_query_create(g, NULL, &q, NULL), TN_OK);
+    int start = tn_surf_node_of_tile(g, 2, 10);
+    assert_true(start >= 0);
+    assert_int_equal(tn_surf_query_find(q, start, 15, 10, NULL, 0, NULL, NULL, NULL), TN_OK);
+    int n = -1;
+    const int32_t *a = tn_surf_query_expanded(q, &n);
+    assert_true(n > 0);
+    assert_ptr_equal(tn_surf_query_expanded(q, NULL), a);
+    assert_null(tn_surf_query_expanded(NULL, NULL));
+    int row = 7, j = 7;
+    tn_surf_node_pos(g, start, &row, &j);
+    int row2 = -7, j2 = -7;
+    tn_surf_node_pos(g, start, &row2, NULL);
+    tn_surf_node_pos(g, start, NULL, &j2);
+    tn_surf_node_pos(g, start, NULL, NULL);
+    assert_true(row2 == row && j2 == j);
+    tn_surf_node_pos(g, -1, NULL, NULL);
+    tn_surf_node_pos(NULL, 0, NULL, &j2);
+    assert_int_equal(j2, -1);
+    tn_surf_query_destroy(q);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
 /* NULL output or graph: INVALID_PARAM with a message from every fallible
  * call (create with out NULL, sync / edit / find / shortcuts / labels with
  * g NULL dereferenced it). */
@@ -4545,6 +4583,7 @@ int main(void)
         cmocka_unit_test(test_oracle_random_levels),
         cmocka_unit_test(test_plans_against_fastest),
         cmocka_unit_test(test_null_arguments),
+        cmocka_unit_test(test_null_outputs),
         cmocka_unit_test(test_draw_edges_in),
         cmocka_unit_test(test_custom_step_lattice),
         cmocka_unit_test(test_custom_step_air),

@@ -429,12 +429,13 @@ void tn_surf_repair_counts(const tn_surf *g, int *local, int *full)
 void tn_surf_node_pos(const tn_surf *g, int node, int *row, int *j)
 {
     if (!g || node < 0 || node >= g->nnodes) {
-        *row = *j = -1;
+        if (row) *row = -1;
+        if (j) *j = -1;
         return;
     }
     const tn_surf_surface *s = &g->surf[g->node_surf[node]];
-    *row = s->row;
-    *j = s->j0 + (node - s->node0);
+    if (row) *row = s->row;
+    if (j) *j = s->j0 + (node - s->node0);
 }
 
 int tn_surf_node_at(const tn_surf *g, int row, int j)

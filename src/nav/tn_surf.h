@@ -542,7 +542,7 @@ const tn_surf_edge *tn_surf_edges(const tn_surf *g);
 size_t tn_surf_memory(const tn_surf *g);
 /* Node -> surface, row, lattice j, x in px.  A node id out of range (for
  * one of an older build: see tn_surf_generation) gives surface -1, row and
- * j -1. */
+ * j -1.  row or j may be NULL (not asked). */
 int tn_surf_node_surface(const tn_surf *g, int node);
 void tn_surf_node_pos(const tn_surf *g, int node, int *row, int *j);
 float tn_surf_lattice_x(const tn_surf *g, int j);
@@ -659,7 +659,7 @@ tn_status tn_surf_find_end(tn_surf *g, tn_surf_leg *out, int cap, int *count, tn
  *    as does another query on the same object (not one on another
  *    object or on the graph's own state).
  *  - tn_surf_query_expanded: the nodes its last query expanded, as
- *    tn_surf_expanded.
+ *    tn_surf_expanded (count may be NULL).
  *  - tn_surf_query_serial: a number that changes with every
  *    tn_surf_query_find and _begin on q (0 for NULL): callers that share
  *    an object tell by it whether the sliced query under way is still the
@@ -760,8 +760,9 @@ int tn_surf_shortcut_count(const tn_surf *g); /* arcs added by the contraction *
  * allocations per query; not thread-safe with queries on the graph. */
 tn_status tn_surf_build_labels(tn_surf *g, tn_error *err);
 bool tn_surf_has_labels(const tn_surf *g);
-/* Nodes the last query expanded, in order.  The array is the graph's: valid
- * until the next query, edit, rebuild or load of g (copy it to keep it).
+/* Nodes the last query expanded, in order (their number in *count; count
+ * may be NULL).  The array is the graph's: valid until the next query,
+ * edit, rebuild or load of g (copy it to keep it).
  * For an unreachable goal: those of the search that ended the plan (to the
  * closest tile, see QUERY), after the nodes expanded until the goal was
  * proven unreachable were dropped. */

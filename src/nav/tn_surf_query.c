@@ -2776,7 +2776,7 @@ uint32_t tn_surf_query_serial(const tn_surf_query *q) { return q ? q->serial : 0
 
 const int32_t *tn_surf_query_expanded(const tn_surf_query *q, int *count)
 {
-    *count = q ? q->nexpanded : 0;
+    if (count) *count = q ? q->nexpanded : 0;
     return q ? q->order : NULL;
 }
 
