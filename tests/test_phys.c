@@ -834,6 +834,16 @@ static void test_far_positions_are_outside(void **state)
         tn_body_place(&b, &p, 1, 2, 2, 2);
         b.y = far[i];
         tn_body_step(&b, m, &p, (tn_input){.jump = true});
+        /* such a step changes nothing: it said a jump had started (jumped,
+         * vy) and took the keys' speed, standing on the outside */
+        tn_body_place(&b, &p, 1, 2, 2, 2);
+        tn_body_settle(&b, m, &p);
+        b.x = far[i];
+        tn_body before = b;
+        tn_body_step(&b, m, &p, (tn_input){.right = true, .jump = true});
+        assert_false(b.jumped);
+        assert_true(b.vx == 0.0f && b.vy == 0.0f && !b.jump_held);
+        assert_true(b.on_ground == before.on_ground && b.air_frames == before.air_frames);
     }
     /* near the map nothing changes: a box in the open is free */
     assert_false(tn_body_box_blocked(m, &p, 16, 8, 1, 2));

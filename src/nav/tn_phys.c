@@ -356,6 +356,10 @@ void tn_body_step(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input
 {
     if (!b || !m || !p || !tile_px_ok(p->tile_px)) return;
     const float T = p->tile_px;
+    /* NaN, infinite or 2^30 tiles away: outside every map, nothing to do
+     * (no jump, no velocity: `jumped` said a jump had started) */
+    const float far = 1073741824.0f * T;
+    if (!(fabsf(b->x) < far) || !(fabsf(b->y) < far)) return;
     b->hit_ceiling = b->hit_wall = b->jumped = false;
 
     b->vx = ((in.right ? 1.0f : 0.0f) - (in.left ? 1.0f : 0.0f)) * p->walk_speed;

@@ -171,7 +171,9 @@ void tn_body_place(tn_body *b, const tn_phys_params *p, int w, int h, int tx, in
  * it is.  NULL b, m or p, or tile_px outside 4..256: nothing.  O(its
  * width). */
 void tn_body_settle(tn_body *b, const tn_map *m, const tn_phys_params *p);
-/* Advance one step.  NULL b, m or p: nothing.  A tile_px outside
+/* Advance one step.  NULL b, m or p: nothing; nor for a body at a NaN,
+ * infinite or huge position (2^30 tiles away: see Collisions), whose
+ * fields are left as they are (no `jumped`, no velocity).  A tile_px outside
  * TN_PHYS_TILE_PX_MIN..MAX (0, negative, NaN: the sub-moves of T/2 px
  * never ended the step) returns at once: the body is not moved and
  * nothing in it changes. */
