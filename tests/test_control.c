@@ -700,6 +700,21 @@ static void test_settings_check(void **state)
     assert_int_equal(tn_settings_check(&s, path, out, sizeof out), 0);
     assert_string_equal(out, "");
     remove(path);
+    /* said in the file's order: a key given again later keeps its first
+     * place among the settings but the later line (a playtest read lines
+     * 3, 2) */
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("window_w 100\nspede 2\nwindow_w 50\n", f);
+    fclose(f);
+    assert_int_equal(tn_settings_load(&s, path, err, sizeof err), 1);
+    assert_int_equal(tn_settings_check(&s, path, out, sizeof out), 2);
+    snprintf(want, sizeof want,
+             "%s:2: unknown setting 'spede' (ignored)\n"
+             "%s:3: window_w 50 is out of range 640..8192 (ignored)",
+             path, path);
+    assert_string_equal(out, want);
+    remove(path);
     rmdir(dir);
 }
 

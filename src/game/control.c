@@ -603,7 +603,16 @@ int tn_settings_check(const tn_settings *s, const char *path, char *out, size_t 
     const tn_param_info *pi = tn_world_params(&np);
     size_t used = 0;
     if (cap) out[0] = '\0';
+    /* in the file's order (the settings are kept by name), as a reader
+     * goes down it: an insertion sort of the indices by line */
+    int order[TN_SETTINGS_MAX];
     for (int i = 0; i < s->count; i++) {
+        int k = i;
+        for (; k > 0 && s->line[order[k - 1]] > s->line[i]; k--) order[k] = order[k - 1];
+        order[k] = i;
+    }
+    for (int oi = 0; oi < s->count; oi++) {
+        const int i = order[oi];
         const char *name = s->name[i];
         double v = s->value[i], lo = 0, hi = 0;
         bool known = false, whole = false;
