@@ -149,6 +149,11 @@ static void test_model_tables(void **state)
         assert_true(jm.side_fall[0]);
         /* odd values never move sideways; falling stays below one per tile */
         for (int j = 1; j < jm.njump; j += 2) assert_false(tn_jump_model_side_ok(&jm, j));
+        /* no model, or a value before the table (it read side_up[-1]): no
+         * (a library user; ASan) */
+        assert_false(tn_jump_model_side_ok(NULL, 0));
+        assert_false(tn_jump_model_side_ok(NULL, 2));
+        assert_false(tn_jump_model_side_ok(&jm, -2));
     }
     /* a non-integer height rounds down: the physics clears 4.9 tiles, not 5 */
     tn_phys_params p = tn_phys_default(4.9f);

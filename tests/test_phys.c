@@ -558,6 +558,9 @@ static void test_scale_invariance_script(void **state)
 static void test_scale_invariance_random(void **state)
 {
     (void)state;
+    /* p NULL: the defaults, scaled (it dereferenced NULL; a library user) */
+    const tn_phys_params dn = tn_phys_scaled(NULL, 2.0f), dd = scaled(4.0f, 2.0f);
+    assert_memory_equal(&dn, &dd, sizeof dn);
     tn_map *m = mk(SCALE_ROOM, 12);
     tn_rng r;
     tn_rng_seed(&r, 13, 2);

@@ -142,7 +142,10 @@ static inline bool side_ok(const tn_jump_model *jm, int j)
     return d == jm->depth_table + jm->period - 1;
 }
 
-bool tn_jump_model_side_ok(const tn_jump_model *jm, int j) { return side_ok(jm, j); }
+bool tn_jump_model_side_ok(const tn_jump_model *jm, int j)
+{
+    return jm && j >= 0 && side_ok(jm, j); /* (j < 0 read before the table) */
+}
 
 /* ---- model helpers on the raw map ---------------------------------------- */
 

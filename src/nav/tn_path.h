@@ -160,7 +160,8 @@ typedef struct tn_jump_model {
  * above TN_PATH_FALL_MAX - 8 = 24, i.e. a terminal speed over 21.6 x the
  * walk speed (the graph planner tn_surf has no such limit). */
 tn_status tn_jump_model_init(tn_jump_model *jm, const tn_phys_params *p, tn_error *err);
-/* Whether a sideways move is allowed from jump value j (the pruning rule). */
+/* Whether a sideways move is allowed from jump value j (the pruning rule);
+ * false for jm NULL or j < 0. */
 bool tn_jump_model_side_ok(const tn_jump_model *jm, int j);
 
 /* Path nodes. */

@@ -37,7 +37,7 @@ tn_phys_params tn_phys_default(float jump_height_tiles)
 
 tn_phys_params tn_phys_scaled(const tn_phys_params *p, float k)
 {
-    tn_phys_params q = *p;
+    tn_phys_params q = p ? *p : tn_phys_default(4.0f);
     q.tile_px *= k;
     q.gravity *= k;
     q.max_fall *= k;

@@ -137,7 +137,8 @@ tn_phys_params tn_phys_default(float jump_height_tiles);
  * walk_speed and jump_cut_speed multiplied by k (dt, jump_height and
  * coyote_frames are in steps or tiles and stay).  A body then moves exactly
  * k times as far each step when k is a power of two (tests/test_phys), e.g.
- * tn_phys_scaled(&defaults, 2) for a game with 32-px tiles. */
+ * tn_phys_scaled(&defaults, 2) for a game with 32-px tiles.  p NULL: the
+ * defaults (jump height 4), as tn_surf_profile_make takes it. */
 tn_phys_params tn_phys_scaled(const tn_phys_params *p, float k);
 /* INVALID_PARAM (with a message) for values out of range:
  * dt in (0, 0.1], gravity/max_fall/walk_speed > 0, jump_height 1..8,
