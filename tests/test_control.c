@@ -110,7 +110,7 @@ static void test_undo_stroke(void **state)
     assert_true(tn_undo_redo(&u, w));
     printf("  %s\n", tn_world_message_text(w));
     assert_non_null(
-        strstr(tn_world_message_text(w), "redo: 6 tiles from (10,25) (1 more to redo)"));
+        strstr(tn_world_message_text(w), "redo: 6 tiles from (10,25) (1 more to redo, 2 to undo)"));
     for (int x = 10; x <= 15; x++) assert_int_equal(tn_map_tile(m, x, 25), TN_TILE_BLOCK);
     assert_int_equal(tn_map_tile(m, 12, 22), TN_TILE_EMPTY);
     assert_true(tn_undo_redo(&u, w));
@@ -152,10 +152,10 @@ static void test_undo_says_what(void **state)
     }
     assert_true(tn_undo_redo(&u, w));
     assert_string_equal(tn_world_message_text(w),
-                        "redo: tile (10,22) empty -> item (3 more to redo)");
+                        "redo: tile (10,22) empty -> item (3 more to redo, 1 to undo)");
     assert_true(tn_undo_redo(&u, w));
     assert_string_equal(tn_world_message_text(w),
-                        "redo: tile (12,22) empty -> destination (2 more to redo)");
+                        "redo: tile (12,22) empty -> destination (2 more to redo, 2 to undo)");
     tn_world_destroy(w);
 }
 
@@ -186,14 +186,15 @@ static void test_undo_counts_steps(void **state)
     assert_string_equal(tn_world_message_text(w),
                         "undo: 3 tiles from (10,25) (1 more to undo, 2 to redo)");
     assert_true(tn_undo_redo(&u, w));
-    assert_string_equal(tn_world_message_text(w), "redo: 3 tiles from (10,25) (1 more to redo)");
+    assert_string_equal(tn_world_message_text(w),
+                        "redo: 3 tiles from (10,25) (1 more to redo, 2 to undo)");
     assert_true(tn_undo_undo(&u, w));
     assert_true(tn_undo_undo(&u, w));
     assert_string_equal(tn_world_message_text(w),
                         "undo: tile (10,22) one-way -> empty (0 more to undo, 3 to redo)");
     assert_true(tn_undo_redo(&u, w));
     assert_string_equal(tn_world_message_text(w),
-                        "redo: tile (10,22) empty -> one-way (2 more to redo)");
+                        "redo: tile (10,22) empty -> one-way (2 more to redo, 1 to undo)");
     tn_world_destroy(w);
 }
 

@@ -818,6 +818,33 @@ static void test_slider_fast_drag_stops_at_room(void **state)
     tn_world_destroy(w);
 }
 
+/* A click on an overlay's checkbox in the panel says what it did, as its
+ * key does ("overlay path: on"); it said nothing (a playtest). */
+static void test_overlay_click_says_so(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    tn_view v;
+    tn_view_init(&v, w, 0);
+    for (int i = 0; i < TN_OVERLAY_COUNT; i++) {
+        SDL_Event e = {0};
+        e.type = SDL_MOUSEBUTTONDOWN;
+        e.button.button = SDL_BUTTON_LEFT;
+        tn_ui_overlay_center(i, &e.button.x, &e.button.y);
+        assert_true(tn_ui_panel_mouse(&v, w, &e, e.button.x, e.button.y));
+        assert_true(v.overlays & tn_overlays[i].bit);
+        char want[96];
+        snprintf(want, sizeof want, "overlay %s: on", tn_overlays[i].label);
+        if (strncmp(tn_world_message_text(w), want, strlen(want)) != 0)
+            fail_msg("clicked %s: status '%s'", tn_overlays[i].label, tn_world_message_text(w));
+        assert_true(tn_ui_panel_mouse(&v, w, &e, e.button.x, e.button.y));
+        assert_false(v.overlays & tn_overlays[i].bit);
+        snprintf(want, sizeof want, "overlay %s: off", tn_overlays[i].label);
+        assert_string_equal(tn_world_message_text(w), want);
+    }
+    tn_world_destroy(w);
+}
+
 /* The map picker stays inside the map view in a small window's frame: at
  * 900x500 its 20 rows made a box 566 px high over a view of 356, running
  * over the HUD, the top bar and the status line, and its last rows and the
@@ -1976,6 +2003,7 @@ int main(void)
         cmocka_unit_test(test_picker_more_hint),
         cmocka_unit_test(test_picker_fits_small_frame),
         cmocka_unit_test(test_slider_fast_drag_stops_at_room),
+        cmocka_unit_test(test_overlay_click_says_so),
         cmocka_unit_test(test_tile_colours),
         cmocka_unit_test(test_edit_shows),
         cmocka_unit_test(test_character_moves),

@@ -983,13 +983,7 @@ static void key_down(app *a, const SDL_KeyboardEvent *k)
     for (int i = 0; i < TN_OVERLAY_COUNT; i++) {
         const tn_overlay_info *o = &tn_overlays[i];
         if (sym != (SDL_Keycode)o->key || shift != o->shift) continue;
-        a->view.overlays ^= o->bit;
-        const bool on = a->view.overlays & o->bit;
-        /* (the HUD's navmesh line says why there is none) */
-        const bool none =
-            on && o->bit == TN_OVERLAY_NAVMESH && tn_world_navmesh_layer_key(a->w) == 0;
-        tn_world_message(a->w, "overlay %s: %s%s", o->label, on ? "on" : "off",
-                         none ? " (this map has no navmesh: see the HUD's navmesh line)" : "");
+        tn_view_toggle_overlay(&a->view, a->w, i);
         return;
     }
     if (sym == SDLK_r && a->restore_offered)

@@ -456,11 +456,12 @@ bool tn_undo_redo(tn_undo *u, tn_world *w)
     if (n == 0) return false;
     if (u->redo > 0 && u->e[u->head].joined) return true; /* refused part-way */
     if (n == 1)
-        tn_world_message(w, "redo: tile (%d,%d) %s -> %s (%d more to redo)", e.x, e.y,
-                         state_name(e.tile0, e.mark0), state_name(e.tile1, e.mark1), redo_steps(u));
+        tn_world_message(w, "redo: tile (%d,%d) %s -> %s (%d more to redo, %d to undo)", e.x, e.y,
+                         state_name(e.tile0, e.mark0), state_name(e.tile1, e.mark1), redo_steps(u),
+                         undo_steps(u));
     else
-        tn_world_message(w, "redo: %d tiles from (%d,%d) (%d more to redo)", n, first.x, first.y,
-                         redo_steps(u));
+        tn_world_message(w, "redo: %d tiles from (%d,%d) (%d more to redo, %d to undo)", n, first.x,
+                         first.y, redo_steps(u), undo_steps(u));
     return true;
 }
 

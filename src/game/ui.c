@@ -120,6 +120,13 @@ static SDL_Rect overlay_rect(int i)
     return r;
 }
 
+void tn_ui_overlay_center(int i, int *x, int *y)
+{
+    SDL_Rect r = overlay_rect(i);
+    *x = r.x + r.w / 2;
+    *y = r.y + r.h / 2;
+}
+
 static bool in_rect(const SDL_Rect *r, int x, int y)
 {
     return x >= r->x && y >= r->y && x < r->x + r->w && y < r->y + r->h;
@@ -251,12 +258,23 @@ bool tn_ui_panel_mouse(tn_view *v, tn_world *w, const SDL_Event *ev, int x, int 
         }
         for (int i = 0; i < NOVERLAYS; i++) {
             SDL_Rect r = overlay_rect(i);
-            if (in_rect(&r, x, y)) v->overlays ^= 1u << i;
+            if (in_rect(&r, x, y)) tn_view_toggle_overlay(v, w, i);
         }
         return true;
     }
     if (ev->type == SDL_MOUSEWHEEL) return inside;
     return false;
+}
+
+void tn_view_toggle_overlay(tn_view *v, tn_world *w, int i)
+{
+    const tn_overlay_info *o = &tn_overlays[i];
+    v->overlays ^= o->bit;
+    const bool on = v->overlays & o->bit;
+    /* (the HUD's navmesh line says why there is none) */
+    const bool none = on && o->bit == TN_OVERLAY_NAVMESH && tn_world_navmesh_layer_key(w) == 0;
+    tn_world_message(w, "overlay %s: %s%s", o->label, on ? "on" : "off",
+                     none ? " (this map has no navmesh: see the HUD's navmesh line)" : "");
 }
 
 static void section_title(tn_gfx *g, int y, const char *title, const char *hint)

@@ -298,6 +298,9 @@ bool tn_ui_bar_mouse(tn_view *v, const SDL_Event *ev, int x, int y, tn_ui_action
 /* The status line under the map view: the world's message. */
 void tn_ui_status_draw(tn_gfx *g, const tn_world *w, const tn_view *v);
 
+/* Overlay tn_overlays[i] on or off, by its key or its panel checkbox; the
+ * status line says which ("overlay path: on"). */
+void tn_view_toggle_overlay(tn_view *v, tn_world *w, int i);
 /* Defaults: the given overlays, zoom to fit, character where it stands. */
 void tn_view_init(tn_view *v, const tn_world *w, unsigned overlays);
 
@@ -356,6 +359,8 @@ int tn_ui_wrap(const char *line, int maxw, int (*width)(void *u, const char *s),
  * the top of its label, the centre of its track and the knob's radius
  * (the larger, under the mouse). */
 void tn_ui_slider_geom(int i, int n, int *label_y, int *track_y, float *knob_r);
+/* The centre of overlay tn_overlays[i]'s checkbox in the panel. */
+void tn_ui_overlay_center(int i, int *x, int *y);
 /* How the status line shows a message too long for it: in the UI font
  * after the speed and frame (left_end: where they end) when it fits the
  * line (right: its end), else in the small font there, else in the small
