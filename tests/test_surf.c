@@ -1817,9 +1817,22 @@ static void test_load_bad_data(void **state)
     /* another profile, another map */
     tn_surf_profile other = profile_1x2(5.0f);
     assert_load_refused(m, &other, buf, n, "another profile (box 1x2, jump height 4 tiles");
+    assert_load_refused(m, &other, buf, n, "saved / given: jump_height 4 / 5)");
     other = profile_1x2(4.0f);
     other.coyote = TN_SURF_COYOTE_NONE;
-    assert_load_refused(m, &other, buf, n, "another profile");
+    assert_load_refused(m, &other, buf, n, "saved / given: coyote FULL / NONE)");
+    /* the fields that differ are named, the tile size and box first: a game
+     * with 32-px tiles given 16-px data (or another size's) reads why */
+    const tn_phys_params d16 = tn_phys_default(4.0f), p32 = tn_phys_scaled(&d16, 2.0f);
+    other = tn_surf_profile_make(1, 2, &p32);
+    assert_load_refused(m, &other, buf, n,
+                        "saved / given: tile_px 16 / 32, gravity 1030 / 2060, max_fall 900 / "
+                        "1800, walk_speed 160 / 320, jump_cut_speed 120 / 240)");
+    other = tn_surf_profile_make(2, 3, &d16);
+    assert_load_refused(m, &other, buf, n, "saved / given: box 1x2 / 2x3)");
+    other = profile_1x2(4.0f);
+    other.verify_edges = true;
+    assert_load_refused(m, &other, buf, n, "saved / given: verify_edges)");
     other = profile_1x2(4.0f);
     other.threads = 2; /* not part of the identity: loads */
     tn_surf *l = NULL;

@@ -282,6 +282,62 @@ static tn_status bad(const surf_blob *L, tn_error *err, const char *fmt, ...)
                         L->name, msg);
 }
 
+static const char *coyote_name(int c)
+{
+    static const char *const names[] = {"LAST", "ALL", "NONE", "FULL"};
+    return c >= 0 && c < 4 ? names[c] : "?";
+}
+
+/* The fields in which the saved profile a (custom: it had a custom step
+ * function) differs from the given b, as "tile_px 32 / 16, gravity 2060 /
+ * 1030" in buf, the tile size and the box first (a game that mixes 16- and
+ * 32-px physics, or two sizes, reads why at once). */
+static void profile_diff(const tn_surf_profile *a, bool custom, const tn_surf_profile *b,
+                         bool b_custom, char *buf, size_t cap)
+{
+    const tn_phys_params *p = &a->phys, *r = &b->phys;
+    size_t n = 0;
+    buf[0] = '\0';
+#define TN_DIFF(...)                                                 \
+    do {                                                             \
+        if (n < cap) {                                               \
+            int k = snprintf(buf + n, cap - n, "%s", n ? ", " : ""); \
+            if (k > 0) n += (size_t)k;                               \
+        }                                                            \
+        if (n < cap) {                                               \
+            int k = snprintf(buf + n, cap - n, __VA_ARGS__);         \
+            if (k > 0) n += (size_t)k;                               \
+        }                                                            \
+    } while (0)
+    if (a->w != b->w || a->h != b->h) TN_DIFF("box %dx%d / %dx%d", a->w, a->h, b->w, b->h);
+    if (p->tile_px != r->tile_px)
+        TN_DIFF("tile_px %g / %g", (double)p->tile_px, (double)r->tile_px);
+    if (p->jump_height != r->jump_height)
+        TN_DIFF("jump_height %g / %g", (double)p->jump_height, (double)r->jump_height);
+    if (p->dt != r->dt) TN_DIFF("dt %g / %g s", (double)p->dt, (double)r->dt);
+    if (p->gravity != r->gravity)
+        TN_DIFF("gravity %g / %g", (double)p->gravity, (double)r->gravity);
+    if (p->max_fall != r->max_fall)
+        TN_DIFF("max_fall %g / %g", (double)p->max_fall, (double)r->max_fall);
+    if (p->walk_speed != r->walk_speed)
+        TN_DIFF("walk_speed %g / %g", (double)p->walk_speed, (double)r->walk_speed);
+    if (p->jump_cut_speed != r->jump_cut_speed)
+        TN_DIFF("jump_cut_speed %g / %g", (double)p->jump_cut_speed, (double)r->jump_cut_speed);
+    if (p->coyote_frames != r->coyote_frames)
+        TN_DIFF("coyote_frames %d / %d", p->coyote_frames, r->coyote_frames);
+    if (a->coyote != b->coyote)
+        TN_DIFF("coyote %s / %s", coyote_name(a->coyote), coyote_name(b->coyote));
+    if (custom != b_custom)
+        TN_DIFF("step function %s / %s", custom ? "custom" : "default",
+                b_custom ? "custom" : "default");
+    if (a->reference_build != b->reference_build) TN_DIFF("reference_build");
+    if (a->keep_all_landings != b->keep_all_landings) TN_DIFF("keep_all_landings");
+    if (a->verify_edges != b->verify_edges) TN_DIFF("verify_edges");
+    /* bitwise only (a NaN field, -0 against 0): the same values printed */
+    if (n == 0) TN_DIFF("the physics' bits (NaN or -0)");
+#undef TN_DIFF
+}
+
 tn_status tn_surfi_blob_open(surf_blob *L, const void *data, size_t size, const char *name,
                              const tn_map *m, const tn_surf_profile *prof, tn_error *err)
 {
@@ -321,11 +377,14 @@ tn_status tn_surfi_blob_open(surf_blob *L, const void *data, size_t size, const 
     h += 32;
     const bool prof_custom =
         (prof->step != NULL && prof->step != tn_body_step) || prof->step_user_fn != NULL;
-    if (!tn_surf_same_profile(&q, prof) || custom != prof_custom)
+    if (!tn_surf_same_profile(&q, prof) || custom != prof_custom) {
+        char diff[160];
+        profile_diff(&q, custom, prof, prof_custom, diff, sizeof diff);
         return bad(L, err,
                    "made for another profile (box %dx%d, jump height %g tiles, %s step "
-                   "function; or other physics or settings)",
-                   q.w, q.h, (double)q.phys.jump_height, custom ? "a custom" : "the default");
+                   "function; saved / given: %s)",
+                   q.w, q.h, (double)q.phys.jump_height, custom ? "a custom" : "the default", diff);
+    }
     L->nsurf = (int)get(h, 4);
     L->nnodes = (int)get(h + 4, 4);
     L->nedges = (int)get(h + 8, 4);
