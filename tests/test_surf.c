@@ -665,6 +665,17 @@ static void find_refusals(tn_surf *g, int start)
     assert_true(tn_failed(tn_surf_find(g, start, 30, 1, NULL, 0, NULL, NULL, &e)));
     assert_non_null(strstr(e.msg, "outside"));
     assert_true(tn_failed(tn_surf_find(g, -3, 3, 10, NULL, 0, NULL, NULL, &e)));
+    /* a start that is no node says which and why it may be -1 (a body in
+     * the air, or placed and not settled: tn_surf_node_of_body) */
+    assert_int_equal(tn_surf_find(g, -1, 3, 10, NULL, 0, NULL, NULL, &e),
+                     TN_FAILURE | TN_INVALID_PARAM);
+    char want[96];
+    snprintf(want, sizeof want, "surf: start node -1 is not one of the graph's %d nodes",
+             tn_surf_node_count(g));
+    if (strncmp(e.msg, want, strlen(want)) != 0) fail_msg("%s", e.msg);
+    assert_non_null(strstr(e.msg, "tn_body_settle"));
+    assert_true(tn_failed(tn_surf_find(g, tn_surf_node_count(g), 3, 10, NULL, 0, NULL, NULL, &e)));
+    assert_non_null(strstr(e.msg, "is not one of the graph's"));
     /* a leg buffer with a negative capacity: refused (it was a partial
      * success, "the buffer holds the first -1"); out NULL asks for the
      * stats whatever cap is */

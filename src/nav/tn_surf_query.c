@@ -1770,7 +1770,11 @@ static tn_status query_begin(const tn_surf *g, tn_surf_query *q, int start, int 
                             "box can stand",
                             g->prof.w, g->prof.h);
     if (start < 0 || start >= g->nnodes)
-        return tn_error_set(err, bad, 0, 0, "surf: the start is not a standing place");
+        return tn_error_set(err, bad, 0, 0,
+                            "surf: start node %d is not one of the graph's %d nodes "
+                            "(tn_surf_node_of_body gives -1 for a body that does not stand: "
+                            "in the air, or placed and not yet settled, tn_body_settle)",
+                            start, g->nnodes);
     if (gx < 0 || gy < 0 || gx >= g->mw || gy >= g->mh)
         return tn_error_set(err, bad, 0, 0, "surf: goal (%d,%d) is outside the map", gx, gy);
     if (tn_surf_node_of_tile(g, gx, gy) < 0)
