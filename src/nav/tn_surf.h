@@ -25,9 +25,12 @@
  * a step function (shape of tn_body_step; NULL = tn_body_step, so a game
  * with its own deterministic physics gets exact edges too; see STEP
  * FUNCTION) and a coyote setting.  Tiles are phys.tile_px px, 16 times a
- * power of two (see UNITS).  Anything
- * else: INVALID_PARAM with a message.  So is a NULL graph, map, profile or
- * output pointer given to a call that returns a tn_status.  The counts
+ * power of two (see UNITS).  Anything else: INVALID_PARAM with a message.
+ * So is a NULL graph, map, profile or output pointer given to a call that
+ * returns a tn_status.  A game whose characters come in two sizes (or jump
+ * heights) builds a graph for each profile and syncs each after an edit;
+ * the bots of one profile share its graph (tn_bot_goto refuses a graph of
+ * another profile than the body's, with a message).  The counts
  * (nodes, surfaces, edges, repairs, shortcuts, landmarks and their
  * updates), tn_surf_generation, _map_revision, _memory,
  * _shortcuts_memory, _in_sync, _has_query_index, _has_shortcuts,
