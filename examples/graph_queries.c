@@ -88,7 +88,7 @@ int main(void)
         int row, j;
         tn_surf_node_pos(graph, (int)tn_rng_below(&rng, (uint32_t)nodes), &row, &j);
         req[i].start = (int)tn_rng_below(&rng, (uint32_t)nodes);
-        req[i].gx = (int)(tn_surf_lattice_x(graph, j) / TN_TILE_PX);
+        req[i].gx = (int)(tn_surf_lattice_x(graph, j) / tn_surf_get_profile(graph)->phys.tile_px);
         req[i].gy = row - 1;
     }
 

@@ -45,7 +45,8 @@ int main(void)
     for (int n = tn_surf_node_count(graph) - 1; n > 0 && gx < 0; n -= 97) {
         int row, j;
         tn_surf_node_pos(graph, n, &row, &j);
-        int x = (int)(tn_surf_lattice_x(graph, j) / TN_TILE_PX), y = row - 1;
+        int x = (int)(tn_surf_lattice_x(graph, j) / tn_surf_get_profile(graph)->phys.tile_px),
+            y = row - 1;
         tn_status s = tn_surf_find(graph, start, x, y, NULL, 0, NULL, &whole, NULL);
         if (tn_succeeded(s) && !tn_status_detail(s, TN_PARTIAL_RESULT)) gx = x, gy = y;
     }

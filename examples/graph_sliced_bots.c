@@ -30,7 +30,8 @@ static void random_goal(const tn_surf *g, tn_rng *rng, int *x, int *y)
 {
     int row, j;
     tn_surf_node_pos(g, (int)tn_rng_below(rng, (uint32_t)tn_surf_node_count(g)), &row, &j);
-    *x = (int)(tn_surf_lattice_x(g, j) / TN_TILE_PX);
+    *x =
+        (int)(tn_surf_lattice_x(g, j) / tn_surf_get_profile(g)->phys.tile_px); /* (any tile size) */
     *y = row - 1;
 }
 
@@ -104,7 +105,7 @@ int main(void)
         return 1;
     }
     printf("%d bots on a 256x256 level, %d frames, one query object (%.1f MB)\n", BOTS, FRAMES,
-           (double)tn_surf_query_memory(q) / 1e6);
+           (double)tn_surf_query_memory(q) / (1024.0 * 1024.0));
     const int budgets[2] = {0, BUDGET};
     crowd_run r[2];
     for (int k = 0; k < 2; k++) {
