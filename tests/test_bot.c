@@ -1098,6 +1098,49 @@ static void test_classic_pushed_same_failure_realigns(void **state)
     }
 }
 
+/* A classic bot pushed 1 px right every frame (a wind): it pressed jump
+ * on the lattice, the push moved the box under a block before the step and
+ * the jump came down on its tile at once.  The "same failure again" rule
+ * took that for an offset a wall walk mends: it walked back onto the
+ * lattice, planned the same jump, failed the same way, and so on until
+ * STUCK (level 18 of tilenav-bench arrival, 1x1, jump 3).  A failure whose
+ * take-off stood on the lattice is not one a wall walk mends: it re-plans,
+ * as before the rule, and arrives. */
+static void test_classic_same_failure_from_the_lattice(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    tn_rng rng;
+    assert_int_equal(tn_map_create(48, 28, NULL, &m, NULL), TN_OK);
+    tn_rng_seed(&rng, 1, 18);
+    assert_int_equal(tn_levelgen_platformer(m, &rng, NULL), TN_OK);
+    const tn_phys_params p = tn_phys_default(3.0f);
+    tn_path *pf = NULL;
+    tn_bot *bot = NULL;
+    assert_true(tn_succeeded(tn_path_create(m->w, m->h, &p, 0, NULL, &pf, NULL)));
+    assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot, NULL)));
+    tn_body b;
+    tn_body_place(&b, &p, 1, 1, 26, 19);
+    tn_body_step(&b, m, &p, (tn_input){false, false, false, false});
+    assert_int_equal(tn_bot_goto(bot, pf, m, &b, &p, 30, 16, NULL), TN_OK);
+    for (int f = 0; f < 3000 && tn_bot_active(bot); f++) {
+        tn_input in = tn_bot_step(bot, pf, m, &b, &p);
+        if (!tn_body_box_blocked(m, &p, b.x + 1.0f, b.y, b.w, b.h)) b.x += 1.0f;
+        tn_body_step(&b, m, &p, in);
+    }
+    const tn_bot_info i = tn_bot_get_info(bot);
+    if (i.state != TN_BOT_ARRIVED)
+        fail_msg("pushed 1 px a frame: %s after %d re-plans", tn_bot_state_name(i.state),
+                 i.replans);
+    int tx, ty;
+    tn_body_tile(&b, &p, &tx, &ty);
+    assert_int_equal(tx, 30);
+    assert_int_equal(ty, 16);
+    tn_bot_destroy(bot);
+    tn_path_destroy(pf);
+    tn_map_destroy(m);
+}
+
 /* A classic bot pushed off the lattice that walks into a wall to get back
  * on it, while something holds it where it is (a treadmill: each frame
  * its walk is taken back): the wall walk never ended and never counted as
@@ -3085,6 +3128,7 @@ int main(void)
         cmocka_unit_test(test_classic_pushed_no_wall_looks_once),
         cmocka_unit_test(test_classic_pushed_ledge_side),
         cmocka_unit_test(test_classic_pushed_same_failure_realigns),
+        cmocka_unit_test(test_classic_same_failure_from_the_lattice),
         cmocka_unit_test(test_classic_wall_walk_held_in_place),
         cmocka_unit_test(test_classic_without_finder),
         cmocka_unit_test(test_graph_bot_slow_walker),

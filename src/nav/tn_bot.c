@@ -61,6 +61,7 @@ struct tn_bot {
     bool took_off;
     int jump_tx, jump_ty; /* the tile where the last jump was pressed */
     int off_tx, off_ty;   /* the tile of the last landing off the path */
+    bool ground_off;      /* off the lattice in the last step it stood (its take-off) */
     bool airborne;        /* left the ground since the last landing */
     /* stuck */
     float last_x, last_y;
@@ -2214,11 +2215,13 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
              * landing off the path on the tile of the last one (a drop
              * onto a sliver of the column beside a shaft, and a jump back
              * up): the same plan fails the same way again, so back onto
-             * the lattice first */
+             * the lattice first; not when it took off from the lattice
+             * (pushed every frame, a wind: the walk back mends nothing,
+             * and the same plan from there failed again until STUCK) */
             int tx, ty;
             tn_body_tile(body, &b->phys, &tx, &ty);
-            const bool again =
-                (tx == b->jump_tx && ty == b->jump_ty) || (tx == b->off_tx && ty == b->off_ty);
+            const bool again = b->ground_off && ((tx == b->jump_tx && ty == b->jump_ty) ||
+                                                 (tx == b->off_tx && ty == b->off_ty));
             b->off_tx = tx;
             b->off_ty = ty;
             if (again && start_wall_walk(b, pf, m, body)) return walk_toward(b->wall_dir);
@@ -2227,6 +2230,8 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
             if (!tn_bot_active(b) || b->n == 0) return in;
         }
     }
+
+    if (ground) b->ground_off = off_lattice(b, body);
 
     /* pushed off the lattice and walking into a wall (wall_side): back on
      * it, or off the ground, plan again from there.  Held from the wall

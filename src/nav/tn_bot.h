@@ -70,7 +70,8 @@
  *    reaches into.  Where neither works (the way needs the plan's columns
  *    exactly: a hole or shaft the box's width), when stuck, and when a
  *    jump comes down on the tile it was pressed on or a landing off the
- *    path is on the tile of the last one (the same failure again), it first
+ *    path is on the tile of the last one (the same failure again, from a
+ *    take-off off the lattice), it first
  *    walks into the nearer wall of its ground, up to 64 tiles away (a
  *    wall stops the box on a tile edge: on the lattice again), and plans
  *    there ("back on the lattice"); with no such wall it walks off an end
