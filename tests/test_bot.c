@@ -1141,6 +1141,88 @@ static void test_classic_same_failure_from_the_lattice(void **state)
     tn_map_destroy(m);
 }
 
+/* A classic bot pushed 1.3 px right every frame (a wind) toward a hole the
+ * box's width in a platform with no wall: the look found the way off the
+ * platform's end and back into its side (ledge_side), but the wind put the
+ * box on the lattice in the first step, so it planned again there, walked
+ * back to the hole, off the lattice again, and looked again: 49 re-plans
+ * and STUCK.  A walk back onto the lattice that begins on the tile where
+ * the last one began mended nothing: not again (the bot goes on as
+ * without one, and the wind carries it over the hole). */
+static void test_classic_lattice_walk_not_again(void **state)
+{
+    (void)state;
+    const char *text = "tilenav-map 1\nsize 16 10\ntiles\n"
+                       "................\n"
+                       "................\n"
+                       "................\n"
+                       "....####.###....\n"
+                       "................\n"
+                       "................\n"
+                       "................\n"
+                       "................\n"
+                       "................\n"
+                       "################\n";
+    tn_map *m = NULL;
+    assert_int_equal(tn_map_parse(text, strlen(text), "hole", NULL, &m, NULL), TN_OK);
+    const tn_phys_params p = tn_phys_default(1.0f);
+    tn_path *pf = NULL;
+    tn_bot *bot = NULL;
+    assert_true(tn_succeeded(tn_path_create(m->w, m->h, &p, 0, NULL, &pf, NULL)));
+    assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot, NULL)));
+    tn_body b;
+    tn_body_place(&b, &p, 1, 1, 10, 2);
+    tn_body_step(&b, m, &p, (tn_input){false, false, false, false});
+    assert_int_equal(tn_bot_goto(bot, pf, m, &b, &p, 5, 8, NULL), TN_OK);
+    for (int f = 0; f < 3000 && tn_bot_active(bot); f++) {
+        tn_input in = tn_bot_step(bot, pf, m, &b, &p);
+        if (!tn_body_box_blocked(m, &p, b.x + 1.3f, b.y, b.w, b.h)) b.x += 1.3f;
+        tn_body_step(&b, m, &p, in);
+    }
+    const tn_bot_info i = tn_bot_get_info(bot);
+    if (i.state != TN_BOT_ARRIVED)
+        fail_msg("pushed 1.3 px a frame: %s after %d re-plans", tn_bot_state_name(i.state),
+                 i.replans);
+    assert_true(i.replans <= 2);
+    /* a walk cut short by a plan (tn_bot_replan during the walk to the
+     * ledge) mended nothing yet: the next plan may walk from there again
+     * (test_classic_pushed_ledge_side's map, pushed once: STUCK when any
+     * walk counted) */
+    tn_path_destroy(pf);
+    tn_map_destroy(m);
+    const char *text2 = "tilenav-map 1\nsize 12 8\ntiles\n"
+                        "............\n"
+                        "............\n"
+                        "............\n"
+                        "..####.###..\n"
+                        "............\n"
+                        "............\n"
+                        "............\n"
+                        "############\n";
+    m = NULL;
+    assert_int_equal(tn_map_parse(text2, strlen(text2), "hole", NULL, &m, NULL), TN_OK);
+    const tn_phys_params p3 = tn_phys_default(3.0f);
+    pf = NULL;
+    assert_true(tn_succeeded(tn_path_create(m->w, m->h, &p3, 0, NULL, &pf, NULL)));
+    tn_body_place(&b, &p3, 1, 1, 3, 2);
+    tn_body_settle(&b, m, &p3);
+    assert_int_equal(tn_bot_goto(bot, pf, m, &b, &p3, 6, 6, NULL), TN_OK);
+    bool pushed = false;
+    for (int f = 0; f < 3000 && tn_bot_active(bot); f++) {
+        if (f == 30) tn_bot_replan(bot, "test");
+        tn_input in = tn_bot_step(bot, pf, m, &b, &p3);
+        if (!pushed && f >= 1 && b.on_ground &&
+            !tn_body_box_blocked(m, &p3, b.x + 1.3f, b.y, b.w, b.h))
+            b.x += 1.3f, pushed = true;
+        tn_body_step(&b, m, &p3, in);
+    }
+    if (tn_bot_get_info(bot).state != TN_BOT_ARRIVED)
+        fail_msg("re-planned mid-walk: %s", tn_bot_state_name(tn_bot_get_info(bot).state));
+    tn_bot_destroy(bot);
+    tn_path_destroy(pf);
+    tn_map_destroy(m);
+}
+
 /* A classic bot pushed off the lattice that walks into a wall to get back
  * on it, while something holds it where it is (a treadmill: each frame
  * its walk is taken back): the wall walk never ended and never counted as
@@ -3129,6 +3211,7 @@ int main(void)
         cmocka_unit_test(test_classic_pushed_ledge_side),
         cmocka_unit_test(test_classic_pushed_same_failure_realigns),
         cmocka_unit_test(test_classic_same_failure_from_the_lattice),
+        cmocka_unit_test(test_classic_lattice_walk_not_again),
         cmocka_unit_test(test_classic_wall_walk_held_in_place),
         cmocka_unit_test(test_classic_without_finder),
         cmocka_unit_test(test_graph_bot_slow_walker),

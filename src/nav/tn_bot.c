@@ -62,7 +62,10 @@ struct tn_bot {
     int jump_tx, jump_ty; /* the tile where the last jump was pressed */
     int off_tx, off_ty;   /* the tile of the last landing off the path */
     bool ground_off;      /* off the lattice in the last step it stood (its take-off) */
-    bool airborne;        /* left the ground since the last landing */
+    /* the tile where the walk back onto the lattice under way began
+     * (from_tx), and where the last one that got there began (walk_tx) */
+    int from_tx, from_ty, walk_tx, walk_ty;
+    bool airborne; /* left the ground since the last landing */
     /* stuck */
     float last_x, last_y;
     int still, since_node;
@@ -1730,7 +1733,7 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
     b->detour_chain = 0;
     b->steps = 0;
     b->look_steps = 0;
-    b->jump_tx = b->off_tx = INT_MIN; /* (no jump, no landing off the path yet) */
+    b->jump_tx = b->off_tx = b->walk_tx = INT_MIN; /* (none of them yet) */
     b->still = 0;
     b->goal_x = gx;
     b->goal_y = gy;
@@ -2061,11 +2064,18 @@ static bool ledge_side(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body of
  * ledge and back into its side (ledge_side).  False when there is
  * neither.  The look (up to 2 x 384 simulated steps, and the flights off
  * the ledges with a search each) is made once a plan where it finds
- * none: a body standing there with no wall asked every frame until STUCK. */
+ * none: a body standing there with no wall asked every frame until STUCK.
+ * Not from the tile where the last walk that got back on the lattice began
+ * (walk_tx, for the goal; a walk cut short by a plan does not count): it
+ * mended nothing (pushed every frame, a wind put the box on the lattice
+ * and off it again, and each walk re-planned, until STUCK). */
 static bool start_wall_walk(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
 {
     if (!off_lattice(b, body)) return false;
     if (b->no_wall && body->x == b->no_wall_x && body->y == b->no_wall_y) return false;
+    int tx, ty;
+    tn_body_tile(body, &b->phys, &tx, &ty);
+    if (tx == b->walk_tx && ty == b->walk_ty) return false; /* (it mended nothing: again) */
     int steps = 0, wait = 0, offk[2];
     tn_body off[2];
     b->wall_dir = wall_side(b, m, body, &steps, off, offk);
@@ -2075,6 +2085,8 @@ static bool start_wall_walk(tn_bot *b, tn_path *pf, const tn_map *m, const tn_bo
         b->ledge_wait = wait;
     }
     if (b->wall_dir) {
+        b->from_tx = tx;
+        b->from_ty = ty;
         b->jump_phase = JUMP_NONE;
         b->wall_left = steps + b->cfg.stuck_steps;
         return true;
@@ -2250,6 +2262,8 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
             return walk_toward(-b->wall_dir); /* (back into the ledge's side) */
         }
         b->ledge = 2; /* on the lattice (or given up): fall, plan on landing */
+        b->walk_tx = b->from_tx;
+        b->walk_ty = b->from_ty;
         return in;
     }
     if (b->wall_dir && b->ledge == 2) { /* landed after the ledge */
@@ -2273,6 +2287,8 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
         b->wall_dir = 0;
         if (!wall_held) {
             b->why = "back on the lattice";
+            b->walk_tx = b->from_tx;
+            b->walk_ty = b->from_ty;
             if (!ground) {
                 b->want_plan = true;
                 return in;

@@ -81,7 +81,8 @@
  *    planner has a whole path from that landing (the fewest frames of both
  *    ends and waits; at most 4 searches, with pf); with neither it goes on
  *    as before (it looks once a plan: tn_body_step on a copy, up to
- *    2 x 384 steps and 18 flights of at most 600 frames), and a walk held
+ *    2 x 384 steps and 18 flights of at most 600 frames; not again from
+ *    the tile where the last walk that got there began, for a goal), and a walk held
  *    from its wall for stuck_steps frames more
  *    than it takes counts as stuck.  Only where the walking step divides a
  *    tile (the default 8/3 px of 16: a lattice); a body on the lattice
