@@ -1223,6 +1223,67 @@ static void test_classic_lattice_walk_not_again(void **state)
     tn_map_destroy(m);
 }
 
+/* tn_bot_hold_plans: "tn_bot_step makes no search".  The classic bot's
+ * look off a ledge (ledge_side, test_classic_pushed_ledge_side's map and
+ * trip) asks tn_path_find where each flight lands: it searched while
+ * held, past an owner's per-step budget (tn_wbots).  It now waits for the
+ * hold to be lifted, standing, and then goes on as unheld. */
+static void test_classic_ledge_look_held(void **state)
+{
+    (void)state;
+    const char *text = "tilenav-map 1\nsize 12 8\ntiles\n"
+                       "............\n"
+                       "............\n"
+                       "............\n"
+                       "..####.###..\n"
+                       "............\n"
+                       "............\n"
+                       "............\n"
+                       "############\n";
+    tn_map *m = NULL;
+    assert_int_equal(tn_map_parse(text, strlen(text), "hole", NULL, &m, NULL), TN_OK);
+    const tn_phys_params p = tn_phys_default(3.0f);
+    tn_path *pf = NULL;
+    tn_bot *bot = NULL;
+    assert_true(tn_succeeded(tn_path_create(m->w, m->h, &p, 0, NULL, &pf, NULL)));
+    assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot, NULL)));
+    tn_body b;
+    tn_body_place(&b, &p, 1, 1, 3, 2);
+    tn_body_settle(&b, m, &p);
+    assert_int_equal(tn_bot_goto(bot, pf, m, &b, &p, 6, 6, NULL), TN_OK);
+    tn_bot_hold_plans(bot, true);
+    /* a search of our own that expands the tile (0, 6) alone: any search
+     * after it leaves other explored bounds */
+    tn_jump_model jm;
+    assert_int_equal(tn_jump_model_init(&jm, &p, NULL), TN_OK);
+    const tn_path_query q = tn_path_query_make(0, 6, 0, 6, 1, 1, &jm);
+    int n = 0, x0, y0, x1, y1;
+    assert_true(tn_succeeded(tn_path_find(pf, m, &q, NULL, 0, &n, NULL, NULL)));
+    assert_true(tn_path_explored_bounds(pf, &x0, &y0, &x1, &y1));
+    bool pushed = false;
+    for (int f = 0; f < 400; f++) {
+        tn_input in = tn_bot_step(bot, pf, m, &b, &p);
+        int a0, b0, a1, b1;
+        assert_true(tn_path_explored_bounds(pf, &a0, &b0, &a1, &b1));
+        if (a0 != x0 || b0 != y0 || a1 != x1 || b1 != y1)
+            fail_msg("step %d: the held bot searched (x %.2f px)", f, (double)b.x);
+        if (!pushed && f >= 1 && b.on_ground &&
+            !tn_body_box_blocked(m, &p, b.x + 1.3f, b.y, b.w, b.h))
+            b.x += 1.3f, pushed = true;
+        tn_body_step(&b, m, &p, in);
+    }
+    assert_true(tn_bot_active(bot));
+    tn_bot_hold_plans(bot, false);
+    for (int f = 0; f < 1000 && tn_bot_active(bot); f++) {
+        tn_input in = tn_bot_step(bot, pf, m, &b, &p);
+        tn_body_step(&b, m, &p, in);
+    }
+    assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_ARRIVED);
+    tn_bot_destroy(bot);
+    tn_path_destroy(pf);
+    tn_map_destroy(m);
+}
+
 /* A classic bot pushed off the lattice that walks into a wall to get back
  * on it, while something holds it where it is (a treadmill: each frame
  * its walk is taken back): the wall walk never ended and never counted as
@@ -3212,6 +3273,7 @@ int main(void)
         cmocka_unit_test(test_classic_pushed_same_failure_realigns),
         cmocka_unit_test(test_classic_same_failure_from_the_lattice),
         cmocka_unit_test(test_classic_lattice_walk_not_again),
+        cmocka_unit_test(test_classic_ledge_look_held),
         cmocka_unit_test(test_classic_wall_walk_held_in_place),
         cmocka_unit_test(test_classic_without_finder),
         cmocka_unit_test(test_graph_bot_slow_walker),

@@ -2080,6 +2080,14 @@ static bool start_wall_walk(tn_bot *b, tn_path *pf, const tn_map *m, const tn_bo
     tn_body off[2];
     b->wall_dir = wall_side(b, m, body, &steps, off, offk);
     b->ledge = 0;
+    if (!b->wall_dir && (offk[0] || offk[1]) && b->hold) {
+        /* (ledge_side searches: they wait for the hold to be lifted, the
+         * bot standing, a wait that does not count toward being stuck) */
+        b->held = true;
+        b->still = 0;
+        b->since_node = 0;
+        return false;
+    }
     if (!b->wall_dir && ledge_side(b, pf, m, off, offk, &b->wall_dir, &wait, &steps)) {
         b->ledge = 1;
         b->ledge_wait = wait;

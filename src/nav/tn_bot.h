@@ -409,8 +409,9 @@ void tn_bot_replan(tn_bot *b, const char *reason);
  * tn_bot_step makes no search.  A plan that falls due in a step (a re-plan
  * for an edit, a graph or physics change, a landing off the path, being
  * stuck; a goal set in the air, on landing) waits instead, and so do a
- * pushed graph bot's questions for a detour (GRAPH PLANNER; no plan is
- * pending then: pending_reason stays ""):
+ * pushed graph bot's questions for a detour (GRAPH PLANNER) and a pushed
+ * classic bot's look off a ledge (FOLLOWING; no plan is pending then:
+ * pending_reason stays ""):
  * tn_bot_info.pending_reason names it, tn_bot_plan_held is true after that
  * step, and the bot presses no key (it stands, as a bot waiting to land
  * lets go), a wait that does not count toward being stuck.  The first step
