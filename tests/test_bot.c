@@ -1041,6 +1041,9 @@ static void test_classic_pushed_ledge_side(void **state)
         if (!classic_pushed_trip(m, pf, bot, &p, 1, 1, 3, 2, 6, 6, push[k], 1, 1000, &replans))
             fail_msg("pushed %.1f px: %s", (double)push[k],
                      tn_bot_state_name(tn_bot_get_info(bot).state));
+        /* the plan after the fall says why it was made (it read "landed
+         * off the path", the landing check's, a review) */
+        assert_string_equal(tn_bot_get_info(bot).plan_reason, "back on the lattice");
     }
     tn_bot_destroy(bot);
     tn_path_destroy(pf);

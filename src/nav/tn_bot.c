@@ -2228,7 +2228,8 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
         if (land >= 0 && !(b->path[b->cur].flags & TN_NODE_GROUND) && fine) {
             b->cur = land; /* touched down a little early: walk the rest */
         } else if (!fine) {
-            b->why = "landed off the path";
+            /* (after a fall off a ledge and back into its side: ledge_side) */
+            b->why = b->wall_dir && b->ledge == 2 ? "back on the lattice" : "landed off the path";
             /* off the lattice, a jump that came down on the tile where it
              * was pressed (a head bumped a part of a step wide of the
              * plan's column, before the column test let it move), or a
