@@ -2007,16 +2007,17 @@ static int wall_side(tn_bot *b, const tn_map *m, const tn_body *body, int *steps
 #define LEDGE_SEARCHES 4
 
 /* No wall on its ground (wall_side found none): the walk off an end of
- * it (wall_side's walks, off[] and offk[]), then, after `wait` frames of no key, back toward the ledge until
- * the box meets its side in the air (a wall's contact: back on the
- * lattice), then a fall with no key to the ground.  Of both ends and
- * every wait up to LEDGE_WAITS, the fewest frames that land where the
- * classic planner has a whole path to the goal (asked of pf; a fall that
- * loses the goal is not taken); the direction in *dir, the wait in *wait
- * and the frames to leave the ground plus the flight in *steps; at most
- * LEDGE_SEARCHES searches, the landings met first.  False when none does (a ledge with no side under it, a fall onto nothing
- * that leads on).  Level 320 of tilenav-bench arrival (3x2, jump 4),
- * pushed 1.3 px on a platform whose one way down is a hole exactly the
+ * it (wall_side's walks, off[] and offk[]), then, after `wait` frames of
+ * no key, back toward the ledge until the box meets its side in the air
+ * (a wall's contact: back on the lattice), then a fall with no key to the
+ * ground.  Of both ends and every wait up to LEDGE_WAITS, the fewest
+ * frames that land where the classic planner has a whole path to the goal
+ * (asked of pf; a fall that loses the goal is not taken); the direction in
+ * *dir, the wait in *wait and the frames to leave the ground plus the
+ * flight in *steps; at most LEDGE_SEARCHES searches, the landings met
+ * first.  False when none does (a ledge with no side under it, a fall onto
+ * nothing that leads on).  Level 320 of tilenav-bench arrival (3x2, jump
+ * 4), pushed 1.3 px on a platform whose one way down is a hole exactly the
  * box's width, with no wall on it: every hole position bridged it (STUCK
  * after 49 re-plans). */
 static bool ledge_side(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body off[2],

@@ -109,10 +109,11 @@
  *
  * Cost: a step is O(1) plus the column test (a few tile reads); planning is
  * one tn_path_find (classic), one tn_surf_find (graph), or in slices one
- * tn_surf_query_step of the bot's budget a step (tn_bot_set_query).  Memory: sizeof(tn_bot) + 18 * path_cap bytes (6 for
- * the path's nodes, 12 for the graph planner's legs; path_cap =
- * TN_BOT_PATH_CAP by default, at most TN_BOT_PATH_CAP_MAX).  No allocation
- * after tn_bot_create by the bot itself; a query object it plans with
+ * tn_surf_query_step of the bot's budget a step (tn_bot_set_query).
+ * Memory: sizeof(tn_bot) + 18 * path_cap bytes (6 for the path's nodes,
+ * 12 for the graph planner's legs; path_cap = TN_BOT_PATH_CAP by default,
+ * at most TN_BOT_PATH_CAP_MAX).  No allocation after tn_bot_create by the
+ * bot itself; a query object it plans with
  * (tn_bot_set_query) grows once on the first plan after its graph grew
  * (tn_surf.h QUERY OBJECTS): call tn_surf_query_fit after editing or
  * syncing the graph to keep tn_bot_step free of allocations.
