@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "internal/phys_diff.h"
 #include "tn_phys.h"
 #include "tn_rng.h"
 
@@ -555,6 +556,32 @@ static void test_scale_invariance_script(void **state)
 
 /* The same with random inputs, every body size and jump height: 16 px
  * against 8 and 32. */
+/* The fields two physics differ in, as the messages of tn_bot (graph vs
+ * character) and tn_surf_load (saved vs given) say them, one helper for
+ * both; cut short in a small buffer, never past it. */
+static void test_phys_diff_text(void **state)
+{
+    (void)state;
+    const tn_phys_params a = tn_phys_default(4.0f), b = tn_phys_scaled(&a, 2.0f);
+    char buf[256];
+    size_t n = 0;
+    buf[0] = '\0';
+    tn_physi_diff(&a, &a, buf, sizeof buf, &n);
+    assert_int_equal(n, 0);
+    assert_string_equal(buf, "");
+    tn_commoni_appendf(buf, sizeof buf, &n, "box %dx%d / %dx%d", 1, 2, 2, 3);
+    tn_physi_diff(&a, &b, buf, sizeof buf, &n);
+    assert_string_equal(buf, "box 1x2 / 2x3, tile_px 16 / 32, gravity 1030 / 2060, max_fall 900 / "
+                             "1800, walk_speed 160 / 320, jump_cut_speed 120 / 240");
+    assert_int_equal(n, strlen(buf));
+    char small[12];
+    n = 0;
+    small[0] = '\0';
+    tn_physi_diff(&a, &b, small, sizeof small, &n);
+    assert_string_equal(small, "tile_px 16 "); /* (what fits) */
+    assert_true(n <= sizeof small);
+}
+
 static void test_scale_invariance_random(void **state)
 {
     (void)state;
@@ -1054,6 +1081,7 @@ int main(void)
         cmocka_unit_test(test_walk_lattice_bounds),
         cmocka_unit_test(test_scale_invariance_script),
         cmocka_unit_test(test_scale_invariance_random),
+        cmocka_unit_test(test_phys_diff_text),
         cmocka_unit_test(test_other_tile_sizes),
         cmocka_unit_test(test_standing_is_at_rest),
         cmocka_unit_test(test_far_positions_are_outside),

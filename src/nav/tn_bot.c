@@ -4,6 +4,7 @@
 #endif
 #include "tn_bot.h"
 #include "internal/memcount.h"
+#include "internal/phys_diff.h"
 
 #include <limits.h>
 #include <math.h>
@@ -1586,35 +1587,9 @@ static bool profile_diff(const tn_surf_profile *pr, const tn_body *body, const t
     const tn_phys_params *q = &pr->phys;
     size_t n = 0;
     buf[0] = '\0';
-#define TN_DIFF(...)                                                 \
-    do {                                                             \
-        if (n < cap) {                                               \
-            int k = snprintf(buf + n, cap - n, "%s", n ? ", " : ""); \
-            if (k > 0) n += (size_t)k;                               \
-        }                                                            \
-        if (n < cap) {                                               \
-            int k = snprintf(buf + n, cap - n, __VA_ARGS__);         \
-            if (k > 0) n += (size_t)k;                               \
-        }                                                            \
-    } while (0)
     if (pr->w != body->w || pr->h != body->h)
-        TN_DIFF("box %dx%d / %dx%d", pr->w, pr->h, body->w, body->h);
-    if (q->dt != p->dt) TN_DIFF("dt %g / %g s", (double)q->dt, (double)p->dt);
-    if (q->gravity != p->gravity)
-        TN_DIFF("gravity %g / %g", (double)q->gravity, (double)p->gravity);
-    if (q->max_fall != p->max_fall)
-        TN_DIFF("max_fall %g / %g", (double)q->max_fall, (double)p->max_fall);
-    if (q->walk_speed != p->walk_speed)
-        TN_DIFF("walk_speed %g / %g", (double)q->walk_speed, (double)p->walk_speed);
-    if (q->jump_height != p->jump_height)
-        TN_DIFF("jump_height %g / %g", (double)q->jump_height, (double)p->jump_height);
-    if (q->jump_cut_speed != p->jump_cut_speed)
-        TN_DIFF("jump_cut_speed %g / %g", (double)q->jump_cut_speed, (double)p->jump_cut_speed);
-    if (q->coyote_frames != p->coyote_frames)
-        TN_DIFF("coyote_frames %d / %d", q->coyote_frames, p->coyote_frames);
-    if (q->tile_px != p->tile_px)
-        TN_DIFF("tile_px %g / %g", (double)q->tile_px, (double)p->tile_px);
-#undef TN_DIFF
+        tn_commoni_appendf(buf, cap, &n, "box %dx%d / %dx%d", pr->w, pr->h, body->w, body->h);
+    tn_physi_diff(q, p, buf, cap, &n);
     return n > 0;
 }
 

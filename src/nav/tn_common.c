@@ -4,6 +4,7 @@
 #endif
 #include "tn_common.h"
 #include "internal/named_err.h"
+#include "internal/phys_diff.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -126,4 +127,20 @@ tn_status tn_commoni_error_named(tn_error *err, tn_status st, const char *name, 
         snprintf(rest, sizeof rest, ": %s", detail);
     tn_name_fit(msg, sizeof msg, name, rest);
     return tn_error_set(err, st, line, col, "%s", msg);
+}
+
+void tn_commoni_appendf(char *buf, size_t cap, size_t *n, const char *fmt, ...)
+{
+    if (*n<cap && * n> 0) {
+        int k = snprintf(buf + *n, cap - *n, ", ");
+        if (k > 0) *n += (size_t)k;
+    }
+    if (*n < cap) {
+        va_list ap;
+        va_start(ap, fmt);
+        int k = vsnprintf(buf + *n, cap - *n, fmt, ap);
+        va_end(ap);
+        if (k > 0) *n += (size_t)k;
+    }
+    if (*n > cap) *n = cap; /* (cut short: what fits was written) */
 }

@@ -3,6 +3,7 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 #include "tn_phys.h"
+#include "internal/phys_diff.h"
 
 #include <math.h>
 #include <string.h>
@@ -399,4 +400,30 @@ void tn_body_step(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input
         b->air_frames = 0;
     else if (b->air_frames < AIR_AFTER_JUMP)
         b->air_frames++;
+}
+
+void tn_physi_diff(const tn_phys_params *a, const tn_phys_params *b, char *buf, size_t cap,
+                   size_t *n)
+{
+    if (a->tile_px != b->tile_px)
+        tn_commoni_appendf(buf, cap, n, "tile_px %g / %g", (double)a->tile_px, (double)b->tile_px);
+    if (a->jump_height != b->jump_height)
+        tn_commoni_appendf(buf, cap, n, "jump_height %g / %g", (double)a->jump_height,
+                           (double)b->jump_height);
+    if (a->dt != b->dt)
+        tn_commoni_appendf(buf, cap, n, "dt %g / %g s", (double)a->dt, (double)b->dt);
+    if (a->gravity != b->gravity)
+        tn_commoni_appendf(buf, cap, n, "gravity %g / %g", (double)a->gravity, (double)b->gravity);
+    if (a->max_fall != b->max_fall)
+        tn_commoni_appendf(buf, cap, n, "max_fall %g / %g", (double)a->max_fall,
+                           (double)b->max_fall);
+    if (a->walk_speed != b->walk_speed)
+        tn_commoni_appendf(buf, cap, n, "walk_speed %g / %g", (double)a->walk_speed,
+                           (double)b->walk_speed);
+    if (a->jump_cut_speed != b->jump_cut_speed)
+        tn_commoni_appendf(buf, cap, n, "jump_cut_speed %g / %g", (double)a->jump_cut_speed,
+                           (double)b->jump_cut_speed);
+    if (a->coyote_frames != b->coyote_frames)
+        tn_commoni_appendf(buf, cap, n, "coyote_frames %d / %d", a->coyote_frames,
+                           b->coyote_frames);
 }

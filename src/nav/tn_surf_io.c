@@ -39,6 +39,7 @@
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
 #endif
+#include "internal/phys_diff.h"
 #include "internal/surf_impl.h"
 
 #include <stdarg.h>
@@ -298,33 +299,9 @@ static void profile_diff(const tn_surf_profile *a, bool custom, const tn_surf_pr
     const tn_phys_params *p = &a->phys, *r = &b->phys;
     size_t n = 0;
     buf[0] = '\0';
-#define TN_DIFF(...)                                                 \
-    do {                                                             \
-        if (n < cap) {                                               \
-            int k = snprintf(buf + n, cap - n, "%s", n ? ", " : ""); \
-            if (k > 0) n += (size_t)k;                               \
-        }                                                            \
-        if (n < cap) {                                               \
-            int k = snprintf(buf + n, cap - n, __VA_ARGS__);         \
-            if (k > 0) n += (size_t)k;                               \
-        }                                                            \
-    } while (0)
+#define TN_DIFF(...) tn_commoni_appendf(buf, cap, &n, __VA_ARGS__)
     if (a->w != b->w || a->h != b->h) TN_DIFF("box %dx%d / %dx%d", a->w, a->h, b->w, b->h);
-    if (p->tile_px != r->tile_px)
-        TN_DIFF("tile_px %g / %g", (double)p->tile_px, (double)r->tile_px);
-    if (p->jump_height != r->jump_height)
-        TN_DIFF("jump_height %g / %g", (double)p->jump_height, (double)r->jump_height);
-    if (p->dt != r->dt) TN_DIFF("dt %g / %g s", (double)p->dt, (double)r->dt);
-    if (p->gravity != r->gravity)
-        TN_DIFF("gravity %g / %g", (double)p->gravity, (double)r->gravity);
-    if (p->max_fall != r->max_fall)
-        TN_DIFF("max_fall %g / %g", (double)p->max_fall, (double)r->max_fall);
-    if (p->walk_speed != r->walk_speed)
-        TN_DIFF("walk_speed %g / %g", (double)p->walk_speed, (double)r->walk_speed);
-    if (p->jump_cut_speed != r->jump_cut_speed)
-        TN_DIFF("jump_cut_speed %g / %g", (double)p->jump_cut_speed, (double)r->jump_cut_speed);
-    if (p->coyote_frames != r->coyote_frames)
-        TN_DIFF("coyote_frames %d / %d", p->coyote_frames, r->coyote_frames);
+    tn_physi_diff(p, r, buf, cap, &n);
     if (a->coyote != b->coyote)
         TN_DIFF("coyote %s / %s", coyote_name(a->coyote), coyote_name(b->coyote));
     if (custom != b_custom)
