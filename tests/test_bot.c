@@ -1009,6 +1009,60 @@ static void test_classic_pushed_no_wall_looks_once(void **state)
     tn_map_destroy(m);
 }
 
+/* A classic bot's world for a test: map, finder, bot and physics of jump
+ * height `jump`; from tilenav-map text (classic_rig_text) or level L of
+ * tilenav-bench arrival (seed 1: tn_levelgen's 48x28 platformer). */
+typedef struct classic_rig {
+    tn_map *m;
+    tn_path *pf;
+    tn_bot *bot;
+    tn_phys_params p;
+} classic_rig;
+
+static classic_rig classic_rig_map(tn_map *m, float jump)
+{
+    classic_rig r = {m, NULL, NULL, tn_phys_default(jump)};
+    assert_true(tn_succeeded(tn_path_create(m->w, m->h, &r.p, 0, NULL, &r.pf, NULL)));
+    assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &r.bot, NULL)));
+    return r;
+}
+
+static classic_rig classic_rig_text(const char *text, float jump)
+{
+    tn_map *m = NULL;
+    assert_int_equal(tn_map_parse(text, strlen(text), "rig", NULL, &m, NULL), TN_OK);
+    return classic_rig_map(m, jump);
+}
+
+static classic_rig classic_rig_level(int L, float jump)
+{
+    tn_map *m = NULL;
+    tn_rng rng;
+    assert_int_equal(tn_map_create(48, 28, NULL, &m, NULL), TN_OK);
+    tn_rng_seed(&rng, 1, (uint64_t)L);
+    assert_int_equal(tn_levelgen_platformer(m, &rng, NULL), TN_OK);
+    return classic_rig_map(m, jump);
+}
+
+static void classic_rig_free(classic_rig *r)
+{
+    tn_bot_destroy(r->bot);
+    tn_path_destroy(r->pf);
+    tn_map_destroy(r->m);
+}
+
+/* A platform with a one-tile hole and no wall (ledges at both ends) over
+ * a floor: a 1x1 body's way from (3,2) to (6,6) is down the hole. */
+static const char *const hole_map = "tilenav-map 1\nsize 12 8\ntiles\n"
+                                    "............\n"
+                                    "............\n"
+                                    "............\n"
+                                    "..####.###..\n"
+                                    "............\n"
+                                    "............\n"
+                                    "............\n"
+                                    "############\n";
+
 /* A classic bot pushed off the lattice on a platform with no wall, whose
  * way on is a hole exactly the box's width: every position bridged the
  * hole, and wall_side found no wall (STUCK after its re-plans).  It now
@@ -1019,47 +1073,21 @@ static void test_classic_pushed_no_wall_looks_once(void **state)
 static void test_classic_pushed_ledge_side(void **state)
 {
     (void)state;
-    const char *text = "tilenav-map 1\nsize 12 8\ntiles\n"
-                       "............\n"
-                       "............\n"
-                       "............\n"
-                       "..####.###..\n"
-                       "............\n"
-                       "............\n"
-                       "............\n"
-                       "############\n";
-    tn_map *m = NULL;
-    assert_int_equal(tn_map_parse(text, strlen(text), "hole", NULL, &m, NULL), TN_OK);
-    tn_phys_params p = tn_phys_default(3.0f);
-    tn_path *pf = NULL;
-    tn_bot *bot = NULL;
-    assert_true(tn_succeeded(tn_path_create(m->w, m->h, &p, 0, NULL, &pf, NULL)));
-    assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot, NULL)));
+    classic_rig r = classic_rig_text(hole_map, 3.0f);
     const float push[] = {1.3f, -0.9f, 2.0f, -2.5f};
     for (int k = 0; k < 4; k++) {
-        int replans = 0;
-        if (!classic_pushed_trip(m, pf, bot, &p, 1, 1, 3, 2, 6, 6, push[k], 1, 1000, &replans))
+        if (!classic_pushed_trip(r.m, r.pf, r.bot, &r.p, 1, 1, 3, 2, 6, 6, push[k], 1, 1000, NULL))
             fail_msg("pushed %.1f px: %s", (double)push[k],
-                     tn_bot_state_name(tn_bot_get_info(bot).state));
+                     tn_bot_state_name(tn_bot_get_info(r.bot).state));
         /* the plan after the fall says why it was made (it read "landed
          * off the path", the landing check's, a review) */
-        assert_string_equal(tn_bot_get_info(bot).plan_reason, "back on the lattice");
+        assert_string_equal(tn_bot_get_info(r.bot).plan_reason, "back on the lattice");
     }
-    tn_bot_destroy(bot);
-    tn_path_destroy(pf);
-    tn_map_destroy(m);
-    tn_rng rng;
-    m = NULL;
-    assert_int_equal(tn_map_create(48, 28, NULL, &m, NULL), TN_OK);
-    tn_rng_seed(&rng, 1, 320);
-    assert_int_equal(tn_levelgen_platformer(m, &rng, NULL), TN_OK);
-    p = tn_phys_default(4.0f);
-    assert_true(tn_succeeded(tn_path_create(m->w, m->h, &p, 0, NULL, &pf, NULL)));
-    assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot, NULL)));
-    assert_true(classic_pushed_trip(m, pf, bot, &p, 3, 2, 14, 13, 6, 22, 1.3f, 10, 3000, NULL));
-    tn_bot_destroy(bot);
-    tn_path_destroy(pf);
-    tn_map_destroy(m);
+    classic_rig_free(&r);
+    r = classic_rig_level(320, 4.0f);
+    assert_true(
+        classic_pushed_trip(r.m, r.pf, r.bot, &r.p, 3, 2, 14, 13, 6, 22, 1.3f, 10, 3000, NULL));
+    classic_rig_free(&r);
 }
 
 /* Off the lattice, the same plan failing the same way: a classic bot
@@ -1080,24 +1108,13 @@ static void test_classic_pushed_same_failure_realigns(void **state)
         float push;
     } lv[] = {{198, 1, 1, 7, 39, 7, 8, 15, 1.3f}, {219, 1, 2, 1, 31, 2, 26, 14, 1.3f}};
     for (int k = 0; k < 2; k++) {
-        tn_map *m = NULL;
-        tn_rng rng;
-        assert_int_equal(tn_map_create(48, 28, NULL, &m, NULL), TN_OK);
-        tn_rng_seed(&rng, 1, (uint64_t)lv[k].L);
-        assert_int_equal(tn_levelgen_platformer(m, &rng, NULL), TN_OK);
-        const tn_phys_params p = tn_phys_default((float)lv[k].jump);
-        tn_path *pf = NULL;
-        tn_bot *bot = NULL;
-        assert_true(tn_succeeded(tn_path_create(m->w, m->h, &p, 0, NULL, &pf, NULL)));
-        assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot, NULL)));
+        classic_rig r = classic_rig_level(lv[k].L, (float)lv[k].jump);
         int replans = 0;
-        if (!classic_pushed_trip(m, pf, bot, &p, lv[k].w, lv[k].h, lv[k].x, lv[k].y, lv[k].gx,
-                                 lv[k].gy, lv[k].push, 10, 3000, &replans))
+        if (!classic_pushed_trip(r.m, r.pf, r.bot, &r.p, lv[k].w, lv[k].h, lv[k].x, lv[k].y,
+                                 lv[k].gx, lv[k].gy, lv[k].push, 10, 3000, &replans))
             fail_msg("level %d pushed %.1f px: %s after %d re-plans", lv[k].L, (double)lv[k].push,
-                     tn_bot_state_name(tn_bot_get_info(bot).state), replans);
-        tn_bot_destroy(bot);
-        tn_path_destroy(pf);
-        tn_map_destroy(m);
+                     tn_bot_state_name(tn_bot_get_info(r.bot).state), replans);
+        classic_rig_free(&r);
     }
 }
 
@@ -1109,39 +1126,38 @@ static void test_classic_pushed_same_failure_realigns(void **state)
  * STUCK (level 18 of tilenav-bench arrival, 1x1, jump 3).  A failure whose
  * take-off stood on the lattice is not one a wall walk mends: it re-plans,
  * as before the rule, and arrives. */
+/* A 1x1 body of r placed on tile (x, y) and sent to (gx, gy), pushed
+ * `wind` px right every frame the pushed box fits (a wind; 0: never), for
+ * at most 3000 frames or until the bot stops; the body at the end in *b. */
+static tn_bot_info classic_wind_trip(classic_rig *r, int x, int y, int gx, int gy, float wind,
+                                     tn_body *b)
+{
+    tn_body_place(b, &r->p, 1, 1, x, y);
+    tn_body_settle(b, r->m, &r->p);
+    assert_int_equal(tn_bot_goto(r->bot, r->pf, r->m, b, &r->p, gx, gy, NULL), TN_OK);
+    for (int f = 0; f < 3000 && tn_bot_active(r->bot); f++) {
+        tn_input in = tn_bot_step(r->bot, r->pf, r->m, b, &r->p);
+        if (wind != 0.0f && !tn_body_box_blocked(r->m, &r->p, b->x + wind, b->y, b->w, b->h))
+            b->x += wind;
+        tn_body_step(b, r->m, &r->p, in);
+    }
+    return tn_bot_get_info(r->bot);
+}
+
 static void test_classic_same_failure_from_the_lattice(void **state)
 {
     (void)state;
-    tn_map *m = NULL;
-    tn_rng rng;
-    assert_int_equal(tn_map_create(48, 28, NULL, &m, NULL), TN_OK);
-    tn_rng_seed(&rng, 1, 18);
-    assert_int_equal(tn_levelgen_platformer(m, &rng, NULL), TN_OK);
-    const tn_phys_params p = tn_phys_default(3.0f);
-    tn_path *pf = NULL;
-    tn_bot *bot = NULL;
-    assert_true(tn_succeeded(tn_path_create(m->w, m->h, &p, 0, NULL, &pf, NULL)));
-    assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot, NULL)));
+    classic_rig r = classic_rig_level(18, 3.0f);
     tn_body b;
-    tn_body_place(&b, &p, 1, 1, 26, 19);
-    tn_body_step(&b, m, &p, (tn_input){false, false, false, false});
-    assert_int_equal(tn_bot_goto(bot, pf, m, &b, &p, 30, 16, NULL), TN_OK);
-    for (int f = 0; f < 3000 && tn_bot_active(bot); f++) {
-        tn_input in = tn_bot_step(bot, pf, m, &b, &p);
-        if (!tn_body_box_blocked(m, &p, b.x + 1.0f, b.y, b.w, b.h)) b.x += 1.0f;
-        tn_body_step(&b, m, &p, in);
-    }
-    const tn_bot_info i = tn_bot_get_info(bot);
+    const tn_bot_info i = classic_wind_trip(&r, 26, 19, 30, 16, 1.0f, &b);
     if (i.state != TN_BOT_ARRIVED)
         fail_msg("pushed 1 px a frame: %s after %d re-plans", tn_bot_state_name(i.state),
                  i.replans);
     int tx, ty;
-    tn_body_tile(&b, &p, &tx, &ty);
+    tn_body_tile(&b, &r.p, &tx, &ty);
     assert_int_equal(tx, 30);
     assert_int_equal(ty, 16);
-    tn_bot_destroy(bot);
-    tn_path_destroy(pf);
-    tn_map_destroy(m);
+    classic_rig_free(&r);
 }
 
 /* A classic bot pushed 1.3 px right every frame (a wind) toward a hole the
@@ -1166,64 +1182,33 @@ static void test_classic_lattice_walk_not_again(void **state)
                        "................\n"
                        "................\n"
                        "################\n";
-    tn_map *m = NULL;
-    assert_int_equal(tn_map_parse(text, strlen(text), "hole", NULL, &m, NULL), TN_OK);
-    const tn_phys_params p = tn_phys_default(1.0f);
-    tn_path *pf = NULL;
-    tn_bot *bot = NULL;
-    assert_true(tn_succeeded(tn_path_create(m->w, m->h, &p, 0, NULL, &pf, NULL)));
-    assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot, NULL)));
+    classic_rig r = classic_rig_text(text, 1.0f);
     tn_body b;
-    tn_body_place(&b, &p, 1, 1, 10, 2);
-    tn_body_step(&b, m, &p, (tn_input){false, false, false, false});
-    assert_int_equal(tn_bot_goto(bot, pf, m, &b, &p, 5, 8, NULL), TN_OK);
-    for (int f = 0; f < 3000 && tn_bot_active(bot); f++) {
-        tn_input in = tn_bot_step(bot, pf, m, &b, &p);
-        if (!tn_body_box_blocked(m, &p, b.x + 1.3f, b.y, b.w, b.h)) b.x += 1.3f;
-        tn_body_step(&b, m, &p, in);
-    }
-    const tn_bot_info i = tn_bot_get_info(bot);
+    const tn_bot_info i = classic_wind_trip(&r, 10, 2, 5, 8, 1.3f, &b);
     if (i.state != TN_BOT_ARRIVED)
         fail_msg("pushed 1.3 px a frame: %s after %d re-plans", tn_bot_state_name(i.state),
                  i.replans);
     assert_true(i.replans <= 2);
+    classic_rig_free(&r);
     /* a walk cut short by a plan (tn_bot_replan during the walk to the
      * ledge) mended nothing yet: the next plan may walk from there again
-     * (test_classic_pushed_ledge_side's map, pushed once: STUCK when any
-     * walk counted) */
-    tn_path_destroy(pf);
-    tn_map_destroy(m);
-    const char *text2 = "tilenav-map 1\nsize 12 8\ntiles\n"
-                        "............\n"
-                        "............\n"
-                        "............\n"
-                        "..####.###..\n"
-                        "............\n"
-                        "............\n"
-                        "............\n"
-                        "############\n";
-    m = NULL;
-    assert_int_equal(tn_map_parse(text2, strlen(text2), "hole", NULL, &m, NULL), TN_OK);
-    const tn_phys_params p3 = tn_phys_default(3.0f);
-    pf = NULL;
-    assert_true(tn_succeeded(tn_path_create(m->w, m->h, &p3, 0, NULL, &pf, NULL)));
-    tn_body_place(&b, &p3, 1, 1, 3, 2);
-    tn_body_settle(&b, m, &p3);
-    assert_int_equal(tn_bot_goto(bot, pf, m, &b, &p3, 6, 6, NULL), TN_OK);
+     * (hole_map, pushed once: STUCK when any walk counted) */
+    r = classic_rig_text(hole_map, 3.0f);
+    tn_body_place(&b, &r.p, 1, 1, 3, 2);
+    tn_body_settle(&b, r.m, &r.p);
+    assert_int_equal(tn_bot_goto(r.bot, r.pf, r.m, &b, &r.p, 6, 6, NULL), TN_OK);
     bool pushed = false;
-    for (int f = 0; f < 3000 && tn_bot_active(bot); f++) {
-        if (f == 30) tn_bot_replan(bot, "test");
-        tn_input in = tn_bot_step(bot, pf, m, &b, &p3);
+    for (int f = 0; f < 3000 && tn_bot_active(r.bot); f++) {
+        if (f == 30) tn_bot_replan(r.bot, "test");
+        tn_input in = tn_bot_step(r.bot, r.pf, r.m, &b, &r.p);
         if (!pushed && f >= 1 && b.on_ground &&
-            !tn_body_box_blocked(m, &p3, b.x + 1.3f, b.y, b.w, b.h))
+            !tn_body_box_blocked(r.m, &r.p, b.x + 1.3f, b.y, b.w, b.h))
             b.x += 1.3f, pushed = true;
-        tn_body_step(&b, m, &p3, in);
+        tn_body_step(&b, r.m, &r.p, in);
     }
-    if (tn_bot_get_info(bot).state != TN_BOT_ARRIVED)
-        fail_msg("re-planned mid-walk: %s", tn_bot_state_name(tn_bot_get_info(bot).state));
-    tn_bot_destroy(bot);
-    tn_path_destroy(pf);
-    tn_map_destroy(m);
+    if (tn_bot_get_info(r.bot).state != TN_BOT_ARRIVED)
+        fail_msg("re-planned mid-walk: %s", tn_bot_state_name(tn_bot_get_info(r.bot).state));
+    classic_rig_free(&r);
 }
 
 /* tn_bot_hold_plans: "tn_bot_step makes no search".  The classic bot's
@@ -1234,22 +1219,11 @@ static void test_classic_lattice_walk_not_again(void **state)
 static void test_classic_ledge_look_held(void **state)
 {
     (void)state;
-    const char *text = "tilenav-map 1\nsize 12 8\ntiles\n"
-                       "............\n"
-                       "............\n"
-                       "............\n"
-                       "..####.###..\n"
-                       "............\n"
-                       "............\n"
-                       "............\n"
-                       "############\n";
-    tn_map *m = NULL;
-    assert_int_equal(tn_map_parse(text, strlen(text), "hole", NULL, &m, NULL), TN_OK);
-    const tn_phys_params p = tn_phys_default(3.0f);
-    tn_path *pf = NULL;
-    tn_bot *bot = NULL;
-    assert_true(tn_succeeded(tn_path_create(m->w, m->h, &p, 0, NULL, &pf, NULL)));
-    assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot, NULL)));
+    classic_rig r = classic_rig_text(hole_map, 3.0f);
+    tn_map *m = r.m;
+    tn_path *pf = r.pf;
+    tn_bot *bot = r.bot;
+    const tn_phys_params p = r.p;
     tn_body b;
     tn_body_place(&b, &p, 1, 1, 3, 2);
     tn_body_settle(&b, m, &p);
@@ -1282,9 +1256,7 @@ static void test_classic_ledge_look_held(void **state)
         tn_body_step(&b, m, &p, in);
     }
     assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_ARRIVED);
-    tn_bot_destroy(bot);
-    tn_path_destroy(pf);
-    tn_map_destroy(m);
+    classic_rig_free(&r);
 }
 
 /* A classic bot pushed off the lattice that walks into a wall to get back
