@@ -3860,8 +3860,7 @@ static void test_refused_goto_keeps_the_trip(void **state)
         const int shades = explored_shades(w);
         assert_true(tn_failed(tn_world_goto(w, 24, 5, &e)));
         /* a click on a block means its top: the message says that top is the problem */
-        assert_string_equal(e.msg,
-                            "bot: no room for a 1x2 character on top of the block at (24,5)");
+        assert_string_equal(e.msg, "no room for a 1x2 character on top of the block at (24,5)");
         tn_world_hud(w, hud, sizeof hud);
         printf("  %s\n", hud);
         assert_string_equal(hud, before);

@@ -1913,7 +1913,21 @@ static int click_row(const tn_map *m, int x, int y)
     return y > 0 && tn_map_tile(m, x, y) == TN_TILE_ONEWAY ? y - 1 : y;
 }
 
+static tn_status click_goal(tn_world *w, int x, int y, tn_tool tool, tn_error *err);
+
+/* A goal refused says why without the library's "bot: " (the status line
+ * and a script's warning already say it is the goto's). */
 tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
+{
+    tn_status st = click_goal(w, x, y, tool, err);
+    if (tn_failed(st) && err) {
+        const char *m = unprefixed(err->msg);
+        memmove(err->msg, m, strlen(m) + 1);
+    }
+    return st;
+}
+
+static tn_status click_goal(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
 {
     tn_wbots *s = of(w);
     if (!s) /* (a map switch that ran out of memory) */
@@ -1976,7 +1990,7 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
      * the tile clicked */
     if (y != cy && gy > cy)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "bot: no room for a %dx%d character on top of the one-way platform at "
+                            "no room for a %dx%d character on top of the one-way platform at "
                             "(%d,%d)",
                             w->character.w, w->character.h, cx, cy);
     s->click_x = tool == TN_TOOL_GOTO ? cx : -1;
