@@ -22,6 +22,8 @@ enum { BOTS = 8, FRAMES = 3000, BUDGET = 300 };
 
 typedef struct crowd_run {
     int trips, arrived, plans;
+    int unreachable; /* goal out of reach: stopped at the closest spot (or stood there) */
+    int other;       /* stuck; the rest were under way at the end */
     double worst_us; /* the slowest frame's planning and following, all bots */
 } crowd_run;
 
@@ -35,9 +37,21 @@ static void random_goal(const tn_surf *g, tn_rng *rng, int *x, int *y)
     *y = row - 1;
 }
 
+/* Count a trip that ended by how it ended. */
+static void trip_ended(crowd_run *r, const tn_bot *bot)
+{
+    const tn_bot_state st = tn_bot_get_info(bot).state;
+    if (st == TN_BOT_ARRIVED)
+        r->arrived++;
+    else if (st == TN_BOT_PARTIAL || st == TN_BOT_NO_PATH)
+        r->unreachable++; /* (a random goal: many are out of reach) */
+    else
+        r->other++;
+}
+
 static crowd_run run_crowd(tn_map *map, tn_surf *graph, tn_surf_query *q, int budget)
 {
-    crowd_run r = {0, 0, 0, 0.0};
+    crowd_run r = {0, 0, 0, 0, 0, 0.0};
     const tn_phys_params phys = tn_surf_get_profile(graph)->phys;
     tn_rng rng;
     tn_rng_seed(&rng, 99, 2);
@@ -60,18 +74,19 @@ static crowd_run run_crowd(tn_map *map, tn_surf *graph, tn_surf_query *q, int bu
             if (!tn_bot_active(bot) && bodies[i].on_ground && turn < 0) {
                 int x, y; /* a new trip: its plan begins now (goto is never held) */
                 random_goal(graph, &rng, &x, &y);
-                if (tn_succeeded(tn_bot_goto(bot, NULL, map, &bodies[i], &phys, x, y, NULL)))
+                if (tn_succeeded(tn_bot_goto(bot, NULL, map, &bodies[i], &phys, x, y, NULL))) {
                     r.trips++;
+                    if (!tn_bot_active(bot)) trip_ended(&r, bot); /* (there already) */
+                }
                 turn = tn_bot_planning(bot) ? i : -1;
             }
             tn_bot_hold_plans(bot, turn >= 0 && turn != i);
-            const tn_bot_state before = tn_bot_get_info(bot).state;
+            const bool was_active = tn_bot_active(bot);
             tn_input in = tn_bot_step(bot, NULL, map, &bodies[i], &phys);
             if (turn == i && !tn_bot_planning(bot)) turn = -1; /* planned */
             if (turn < 0 && tn_bot_plan_held(bot)) turn = i;   /* its turn next */
             if (turn < 0 && tn_bot_planning(bot)) turn = i;    /* a re-plan began */
-            if (before == TN_BOT_MOVING && tn_bot_get_info(bot).state == TN_BOT_ARRIVED)
-                r.arrived++;
+            if (was_active && !tn_bot_active(bot)) trip_ended(&r, bot);
             tn_body_step(&bodies[i], map, &phys, in);
         }
         double us = (double)(clock() - t0) * 1e6 / CLOCKS_PER_SEC;
@@ -110,8 +125,11 @@ int main(void)
     crowd_run r[2];
     for (int k = 0; k < 2; k++) {
         r[k] = run_crowd(map, graph, q, budgets[k]);
-        printf("  %-24s %3d trips, %3d arrived, %3d plans; the slowest frame %6.0f us\n",
-               k ? "slices of 300 nodes:" : "whole plans:", r[k].trips, r[k].arrived, r[k].plans,
+        printf("  %-21s %3d trips: %3d arrived, %3d at the closest spot to a goal out of reach, "
+               "%d stuck, %d under way; %3d plans; the slowest frame %6.0f us\n",
+               k ? "slices of 300 nodes:" : "whole plans:", r[k].trips, r[k].arrived,
+               r[k].unreachable, r[k].other,
+               r[k].trips - r[k].arrived - r[k].unreachable - r[k].other, r[k].plans,
                r[k].worst_us);
     }
     tn_surf_query_destroy(q);
