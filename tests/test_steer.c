@@ -110,14 +110,21 @@ static void test_grid_cells_bounded(void **state)
     assert_true(tn_failed(tn_grid_create(0, 0, 0, 10, 8, 10, NULL, &bad, &e)));
     assert_null(bad);
     assert_true(tn_status_detail(e.status, TN_INVALID_PARAM));
+    /* each message names the bad argument alone (one sentence listing every
+     * rule said "size 0x10", which reads as hex sixteen) */
+    assert_string_equal(e.msg, "steer: grid width 0 and height 10 px must be positive and finite");
     assert_true(tn_failed(tn_grid_create(0, 0, 10, 10, NAN, 10, NULL, &bad, &e)));
     assert_null(bad);
+    assert_string_equal(e.msg, "steer: grid cell size nan px must be positive and finite");
+    assert_true(tn_failed(tn_grid_create(INFINITY, 0, 10, 10, 8, 10, NULL, &bad, &e)));
+    assert_null(bad);
+    assert_string_equal(e.msg, "steer: grid origin (inf, 0) is not finite");
     /* a capacity past the limit is refused, not allocated (1 << 30 points
      * asked for 32 GB, zeroed: the kernel killed the process) */
     assert_true(tn_failed(tn_grid_create(0, 0, 10, 10, 8, TN_GRID_MAX_CAP + 1, NULL, &bad, &e)));
     assert_null(bad);
     assert_true(tn_status_detail(e.status, TN_INVALID_PARAM));
-    assert_non_null(strstr(e.msg, "capacity 16777217 in 0..16777216"));
+    assert_string_equal(e.msg, "steer: grid capacity 16777217 is outside 0..16777216");
     assert_true(tn_failed(tn_grid_create(0, 0, 10, 10, 8, 1 << 30, NULL, &bad, &e)));
     assert_null(bad);
 }

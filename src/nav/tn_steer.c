@@ -66,14 +66,22 @@ tn_status tn_grid_create(float x0, float y0, float w, float h, float cell, int c
     if (!out)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "steer: no output pointer for the grid");
-    if (!(w > 0.0f && h > 0.0f && cell > 0.0f) || !isfinite(x0) || !isfinite(y0) || !isfinite(w) ||
-        !isfinite(h) || !isfinite(cell) || cap < 0 || cap > TN_GRID_MAX_CAP) {
+    /* One message per argument, naming the bad one (the former single
+     * sentence listed every rule and read a size of 0 by 10 as "0x10"). */
+    if (!isfinite(x0) || !isfinite(y0))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "steer: grid origin (%g, %g) must be finite, size %gx%g and cell %g "
-                            "positive and finite, capacity %d in 0..%d",
-                            (double)x0, (double)y0, (double)w, (double)h, (double)cell, cap,
-                            TN_GRID_MAX_CAP);
-    }
+                            "steer: grid origin (%g, %g) is not finite", (double)x0, (double)y0);
+    if (!(w > 0.0f && h > 0.0f) || !isfinite(w) || !isfinite(h))
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "steer: grid width %g and height %g px must be positive and finite",
+                            (double)w, (double)h);
+    if (!(cell > 0.0f) || !isfinite(cell))
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "steer: grid cell size %g px must be positive and finite",
+                            (double)cell);
+    if (cap < 0 || cap > TN_GRID_MAX_CAP)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "steer: grid capacity %d is outside 0..%d", cap, TN_GRID_MAX_CAP);
     /* Enlarge the cell until the table stays small next to the points. */
     double max_cells = cap * 4.0 > 4096.0 ? cap * 4.0 : 4096.0;
     double c = cell;
