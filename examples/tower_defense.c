@@ -65,9 +65,7 @@ int main(void)
 
     /* 2. The spawner: 4 enemies a second from the 'S' tiles (as y*w+x). */
     int32_t spawns[8];
-    int nspawns = 0;
-    for (int i = 0; i < map->w * map->h; i++)
-        if (map->mark[i] == TN_MARK_SPAWN && nspawns < 8) spawns[nspawns++] = i;
+    int nspawns = tn_mini(tn_map_list_marks(map, TN_MARK_SPAWN, spawns, 8), 8);
     tn_enemies_config cfg = tn_enemies_default_config();
     cfg.capacity = 256;
     cfg.spawn_rate = 4.0f;

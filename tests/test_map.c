@@ -286,6 +286,35 @@ static void test_movingai(void **state)
     tn_map_destroy(m);
 }
 
+/* The spawn list tn_enemies_step takes, without a loop of the caller's
+ * (examples/tower_defense.c and a game of a library review wrote one). */
+static void test_list_marks(void **state)
+{
+    (void)state;
+    static const char txt[] = "tilenav-map 1\nsize 4 3\ntiles\nS..D\n.#S.\nS.*D\n";
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_parse(txt, sizeof txt - 1, "t", NULL, &m, NULL)));
+    int32_t out[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
+    assert_int_equal(tn_map_list_marks(m, TN_MARK_SPAWN, out, 8), 3);
+    assert_int_equal(out[0], 0);
+    assert_int_equal(out[1], 1 * 4 + 2);
+    assert_int_equal(out[2], 2 * 4 + 0);
+    assert_int_equal(out[3], -1);
+    /* cut at cap, the count whole; counting alone with out NULL or cap <= 0 */
+    out[1] = -1;
+    assert_int_equal(tn_map_list_marks(m, TN_MARK_DEST, out, 1), 2);
+    assert_int_equal(out[0], 3);
+    assert_int_equal(out[1], -1);
+    assert_int_equal(tn_map_list_marks(m, TN_MARK_ITEM, NULL, 8), 1);
+    assert_int_equal(tn_map_list_marks(m, TN_MARK_ITEM, out, -3), 1);
+    assert_int_equal(out[0], 3);
+    assert_int_equal(tn_map_list_marks(m, 99, out, 8), 0);
+    assert_int_equal(tn_map_list_marks(NULL, TN_MARK_SPAWN, out, 8), 0);
+    assert_int_equal(tn_map_list_marks(m, TN_MARK_SPAWN, NULL, 0),
+                     tn_map_count_marks(m, TN_MARK_SPAWN));
+    tn_map_destroy(m);
+}
+
 static void test_edits(void **state)
 {
     (void)state;
@@ -588,6 +617,7 @@ int main(void)
         cmocka_unit_test(test_parse_long_name),
         cmocka_unit_test(test_save_long_name),
         cmocka_unit_test(test_no_op_set_keeps_revision),
+        cmocka_unit_test(test_list_marks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

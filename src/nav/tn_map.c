@@ -132,6 +132,20 @@ int tn_map_count_marks(const tn_map *m, int mark)
     return n;
 }
 
+int tn_map_list_marks(const tn_map *m, int mark, int32_t *out, int cap)
+{
+    if (!m) return 0;
+    if (!out) cap = 0;
+    int n = 0;
+    size_t cells = (size_t)m->w * (size_t)m->h;
+    for (size_t i = 0; i < cells; i++) {
+        if (m->mark[i] != mark) continue;
+        if (n < cap) out[n] = (int32_t)i;
+        n++;
+    }
+    return n;
+}
+
 /* ---- parsing ------------------------------------------------------------ */
 
 typedef struct line_reader {

@@ -112,6 +112,12 @@ tn_status tn_map_set_mark(tn_map *m, int x, int y, int mark, tn_error *err);
  * above (tn_map_inside, _tile, _mark) take a valid map: they are the
  * planners' inner loops. */
 int tn_map_count_marks(const tn_map *m, int mark);
+/* The tiles carrying `mark`, as plain indices y*w + x in increasing order
+ * (the spawn list tn_enemies_step takes): the first `cap` are written to
+ * out (out NULL or cap <= 0: none), and the number of such tiles is
+ * returned, which may exceed cap (call again with that many; 0 for a NULL
+ * map).  O(W*H); allocates nothing. */
+int tn_map_list_marks(const tn_map *m, int mark, int32_t *out, int cap);
 
 /* Parse `len` bytes.  `name` is used in messages only ("FILE:LINE:COL: ...";
  * NULL: "map", so a message still says who speaks: "map:3:7: ..."; "":
