@@ -4774,7 +4774,7 @@ tn_status tn_surf_edit(tn_surf *g, const tn_map *m, int x, int y, tn_error *err)
                             "surf: no graph or map to edit (NULL)");
     if (!tn_map_inside(m, x, y))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surf: tile (%d, %d) is outside the %dx%d map", x, y, m->w, m->h);
+                            "surf: tile (%d,%d) is outside the %dx%d map", x, y, m->w, m->h);
     return sync_tiles(g, m, err); /* compares every tile: finds the changed ones itself */
 }
 
