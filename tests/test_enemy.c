@@ -89,6 +89,25 @@ static void s_edit_outside(tn_enemies *p, const tn_flow *f)
     }
 }
 
+/* tn_enemies_create takes a NULL config as the defaults (as tn_bot_create
+ * does), which its header did not say; tn_enemies_validate refuses NULL. */
+static void test_create_null_config(void **state)
+{
+    (void)state;
+    tn_error e;
+    tn_enemies *s = NULL;
+    assert_true(tn_succeeded(tn_enemies_create(NULL, NULL, &s, &e)));
+    assert_non_null(s);
+    tn_enemies_config d = tn_enemies_default_config();
+    assert_int_equal(s->cfg.capacity, 4096);
+    assert_int_equal(s->cfg.capacity, d.capacity);
+    assert_true(s->cfg.spawn_rate == 1.0f && d.spawn_rate == 1.0f);
+    assert_memory_equal(&s->cfg, &d, sizeof d);
+    tn_enemies_destroy(s);
+    assert_true(tn_failed(tn_enemies_validate(NULL, &e)));
+    assert_string_equal(e.msg, "enemy: no config");
+}
+
 static void test_constant_speed_through_turns(void **state)
 {
     (void)state;
@@ -543,6 +562,7 @@ int main(void)
         cmocka_unit_test(test_edits_under_enemies),
         cmocka_unit_test(test_long_steps),
         cmocka_unit_test(test_memory_counted),
+        cmocka_unit_test(test_create_null_config),
     };
     return cmocka_run_group_tests_name("enemy", tests, NULL, NULL);
 }

@@ -96,8 +96,8 @@ typedef struct tn_enemy {
 } tn_enemy;
 
 typedef struct tn_enemies_config {
-    int capacity;                 /* pool size, 1..1<<20 */
-    float spawn_rate;             /* enemies per second, 0..1000 */
+    int capacity;                 /* pool size, 1..1<<20; default 4096 */
+    float spawn_rate;             /* enemies per second, 0..1000; default 1 */
     float scale_min, scale_max;   /* 0.001..100, min <= max; default 0.5..2 */
     float speed_min, speed_max;   /* tiles/s, 0.001..100, min <= max; default 0.2..5 */
     float offset_min, offset_max; /* tiles, within -0.45..0.45; default -0.4..0.4 */
@@ -117,9 +117,14 @@ typedef struct tn_enemies {
     tn_allocator alloc;
 } tn_enemies;
 
+/* The defaults given beside the fields above. */
 tn_enemies_config tn_enemies_default_config(void);
-/* Checks every field; a message names the bad one. */
+/* Checks every field; a message names the bad one.  cfg NULL: INVALID_PARAM
+ * ("enemy: no config"). */
 tn_status tn_enemies_validate(const tn_enemies_config *cfg, tn_error *err);
+/* A pool for cfg (validated as above; cfg NULL: tn_enemies_default_config(),
+ * a pool of 4096) in *out; out NULL: INVALID_PARAM; OUT_OF_MEMORY.  Each
+ * failure with a message and *out NULL. */
 tn_status tn_enemies_create(const tn_enemies_config *cfg, const tn_allocator *a, tn_enemies **out,
                             tn_error *err);
 void tn_enemies_destroy(tn_enemies *s);
