@@ -539,6 +539,37 @@ static void test_refused_goal_keeps_the_trip(void **state)
     rig_free(&r);
 }
 
+/* A refused goal writes nothing to tn_bot_check_goal's outputs, for each
+ * reason (test_goal_body_sizes checks the body sizes; the header did not
+ * say, and a library review's game printed an earlier call's tile beside
+ * the message of a bad one). */
+static void test_check_goal_failure_writes_nothing(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(8, 6, NULL, &m, NULL)));
+    for (int x = 0; x < 8; x++) tn_map_set_tile(m, x, 5, TN_TILE_BLOCK, NULL);
+    for (int y = 0; y < 5; y++) tn_map_set_tile(m, 6, y, TN_TILE_BLOCK, NULL);
+    const tn_phys_params p = tn_phys_default(4.0f);
+    tn_body body;
+    tn_body_place(&body, &p, 2, 3, 1, 4);
+    tn_error e;
+    int gx = 7, gy = 7;
+    assert_int_equal(tn_bot_check_goal(NULL, m, &body, 3, 1, &gx, &gy, &e), TN_OK);
+    assert_int_equal(gx, 3);
+    assert_int_equal(gy, 4);
+    const int bad[3][2] = {{99, 3}, {-1, 2}, {6, 0}}; /* outside twice; a solid column's top */
+    for (int k = 0; k < 3; k++) {
+        gx = 5, gy = 5;
+        assert_int_equal(tn_bot_check_goal(NULL, m, &body, bad[k][0], bad[k][1], &gx, &gy, &e),
+                         TN_FAILURE | TN_INVALID_PARAM);
+        assert_true(gx == 5 && gy == 5);
+    }
+    assert_true(tn_failed(tn_bot_check_goal(NULL, NULL, &body, 3, 1, &gx, &gy, &e)));
+    assert_true(gx == 5 && gy == 5);
+    tn_map_destroy(m);
+}
+
 /* ---- tile size ------------------------------------------------------------ */
 
 /* The bot with the physics at 8 and 32 px per tile (every pixel quantity
@@ -3212,6 +3243,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_jump_frames_from_simulation),
         cmocka_unit_test(test_snap_goal),
+        cmocka_unit_test(test_check_goal_failure_writes_nothing),
         cmocka_unit_test(test_ledge_edge_start),
         cmocka_unit_test(test_arrive_hand_made),
         cmocka_unit_test(test_partial_then_stop),

@@ -215,7 +215,8 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
  * tile where b's graph stands there, else tn_bot_snap_goal's), or
  * INVALID_PARAM with goto's message (a body size outside 1..3 x 1..9,
  * outside the map, no room on top of a block, nowhere to stand at or
- * below).  b may be NULL (no graph). */
+ * below), *gx and *gy then not written (as tn_bot_snap_goal: keep the
+ * status, not the tiles, to tell).  b may be NULL (no graph). */
 tn_status tn_bot_check_goal(const tn_bot *b, const tn_map *m, const tn_body *body, int x, int y,
                             int *gx, int *gy, tn_error *err);
 /* Forget the goal (IDLE). */
