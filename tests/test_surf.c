@@ -1857,6 +1857,11 @@ static void test_load_bad_data(void **state)
     tn_error e;
     assert_int_equal(tn_surf_load(m, &prof, NULL, 5, NULL, NULL, &l, &e),
                      TN_FAILURE | TN_INVALID_PARAM);
+    /* no name: the module speaks, as tn_map_parse's "map:" (it was "(data):") */
+    assert_int_equal(tn_surf_load(m, &prof, buf, 3, NULL, NULL, &l, &e),
+                     TN_FAILURE | TN_PARSE_ERROR);
+    assert_string_equal(e.msg, "surf: surface graph data: not a saved graph (3 bytes, no TNSURF "
+                               "header)");
     size_t none = 1;
     assert_int_equal(tn_surf_save(NULL, NULL, 0, &none, &e), TN_FAILURE | TN_INVALID_PARAM);
     assert_int_equal(none, 0);

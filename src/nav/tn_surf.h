@@ -446,7 +446,8 @@ void tn_surf_destroy(tn_surf *g);
  * cut short, changed (a 64-bit FNV-1a checksum over the data: it finds
  * accidents, not a deliberate change with the checksum made again) or out
  * of range, PARSE_ERROR with a message that
- * starts with `name` (the file's, say; NULL: "(data)") and names the
+ * starts with `name` (the file's, say; NULL: "surf", as in "surf: surface
+ * graph data: the checksum does not match ...") and names the
  * problem, and nothing is made.  Every index is checked; the edges' inputs
  * are not replayed (tn_surf_edge_valid does that per edge).  Query
  * shortcuts and labels are not saved (build them again).  The caller owns

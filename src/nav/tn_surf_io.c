@@ -319,7 +319,9 @@ tn_status tn_surfi_blob_open(surf_blob *L, const void *data, size_t size, const 
                              const tn_map *m, const tn_surf_profile *prof, tn_error *err)
 {
     memset(L, 0, sizeof *L);
-    L->name = name ? name : "(data)";
+    /* NULL: the module's name, as tn_map_parse's "map" and tn_scen_parse's
+     * "scen" (it was "(data)", which says nobody) */
+    L->name = name ? name : "surf";
     const uint8_t *p = data;
     if (!p || size < HEAD_BYTES + 8 || memcmp(p, MAGIC, 6) != 0)
         return bad(L, err, "not a saved graph (%zu bytes, no TNSURF header)", size);
