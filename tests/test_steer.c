@@ -95,6 +95,28 @@ static void test_grid_matches_brute_force(void **state)
     free(xy);
 }
 
+/* A negative radius finds nothing, whatever its size (r = -1 found the
+ * points within 1 px, as r*r = 1; r = -50 none), as a NaN one. */
+static void test_grid_query_negative_radius(void **state)
+{
+    (void)state;
+    tn_grid *g = NULL;
+    assert_true(tn_succeeded(tn_grid_create(0, 0, 256, 256, 16, 8, NULL, &g, NULL)));
+    const float xy[6] = {10, 10, 12, 10, 100, 100};
+    assert_true(tn_succeeded(tn_grid_build(g, xy, 3, NULL)));
+    int32_t ids[4] = {-1, -1, -1, -1};
+    const float bad[] = {-1.0f, -0.5f, -2.0f, -50.0f, -INFINITY, NAN};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        assert_int_equal(tn_grid_query(g, 10, 10, bad[k], ids, 4), 0);
+        assert_int_equal(ids[0], -1);
+    }
+    assert_int_equal(tn_grid_query(g, 10, 10, 0, ids, 4), 1); /* closed: the point itself */
+    assert_int_equal(ids[0], 0);
+    assert_int_equal(tn_grid_query(g, 10, 10, 2, NULL, 0), 2);
+    assert_int_equal(tn_grid_query(g, 10, 10, INFINITY, NULL, 0), 3);
+    tn_grid_destroy(g);
+}
+
 static void test_grid_cells_bounded(void **state)
 {
     (void)state;
@@ -466,6 +488,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_grid_matches_brute_force),
         cmocka_unit_test(test_grid_cells_bounded),
+        cmocka_unit_test(test_grid_query_negative_radius),
         cmocka_unit_test(test_grid_separation_skips_nan_points),
         cmocka_unit_test(test_clamp_len_any_max),
         cmocka_unit_test(test_corner_shift_any_max),

@@ -177,7 +177,9 @@ tn_status tn_grid_build(tn_grid *g, const float *xy, int n, tn_error *err)
 
 int tn_grid_query(const tn_grid *g, float x, float y, float r, int32_t *out, int cap)
 {
-    if (!g) return 0;
+    /* no point is within a negative (or NaN) distance: r = -1 squared
+     * counted the points within 1 px, r = -50 none (the cells ran backward) */
+    if (!g || !(r >= 0.0f)) return 0;
     if (!out) cap = 0; /* count only */
     int c0 = grid_col(g, x - r), c1 = grid_col(g, x + r);
     int r0 = grid_row(g, y - r), r1 = grid_row(g, y + r);

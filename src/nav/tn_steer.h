@@ -123,7 +123,7 @@ void tn_grid_destroy(tn_grid *g);
 tn_status tn_grid_build(tn_grid *g, const float *xy, int n, tn_error *err);
 /* Ids of the points within distance r (closed) of (x, y), at most cap of
  * them written to out; returns how many there are (may exceed cap).  out
- * NULL: counted only; g NULL: 0. */
+ * NULL: counted only; g NULL, r negative or NaN: 0. */
 int tn_grid_query(const tn_grid *g, float x, float y, float r, int32_t *out, int cap);
 /* Boids separation: the sum over points q within r of (x, y) (except id
  * `skip`; -1 = none) of (p - q)/|p - q| * (1 - |p - q|/r), written to
