@@ -2208,6 +2208,11 @@ static void test_jump_left_reported(void **state)
     tn_body_step(&body, m, &p, (tn_input){0});
     assert_true(tn_succeeded(tn_bot_goto(bot, pf, m, &body, &p, 10, 6, NULL)));
     assert_int_equal(tn_bot_jump_frames(bot, 4), 1 << 20); /* 4 tiles: the whole jump */
+    /* out of 1..M: above M as M, below 1 none (the header said neither) */
+    assert_int_equal(tn_bot_jump_frames(bot, 99), 1 << 20);
+    assert_int_equal(tn_bot_jump_frames(bot, 0), 0);
+    assert_int_equal(tn_bot_jump_frames(bot, -3), 0);
+    assert_int_equal(tn_bot_jump_frames(NULL, 2), 0);
     int f = 0, held = 0;
     while (f++ < 300 && tn_bot_active(bot)) {
         tn_body_step(&body, m, &p, tn_bot_step(bot, pf, m, &body, &p));

@@ -474,7 +474,9 @@ uint32_t tn_bot_plan_revision(const tn_bot *b);
 
 /* Steps to hold jump for a jump of `tiles` (1..M) under the last physics;
  * 1 << 20 (hold for the whole jump) for M and for heights only the full
- * jump clears. */
+ * jump clears; tiles above M as M.  0 for tiles < 1, a NULL bot, physics
+ * the jump model refuses, and before the bot has seen physics (its first
+ * tn_bot_goto or tn_bot_step: the table is made there, not at creation). */
 int tn_bot_jump_frames(const tn_bot *b, int tiles);
 
 #ifdef __cplusplus
