@@ -1776,7 +1776,8 @@ static tn_status query_begin(const tn_surf *g, tn_surf_query *q, int start, int 
                             "in the air, or placed and not yet settled, tn_body_settle)",
                             start, g->nnodes);
     if (gx < 0 || gy < 0 || gx >= g->mw || gy >= g->mh)
-        return tn_error_set(err, bad, 0, 0, "surf: goal (%d,%d) is outside the map", gx, gy);
+        return tn_error_set(err, bad, 0, 0, "surf: goal (%d,%d) is outside the %dx%d map", gx, gy,
+                            g->mw, g->mh);
     if (tn_surf_node_of_tile(g, gx, gy) < 0)
         return tn_error_set(err, bad, 0, 0, "surf: a %dx%d box cannot stand at tile (%d,%d)",
                             g->prof.w, g->prof.h, gx, gy);
