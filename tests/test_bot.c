@@ -2396,36 +2396,50 @@ static pushed_end pushed_on(const char *text, int x, int y, int gx, int gy, floa
     return r;
 }
 
-/* Level L of tilenav-bench arrival (seed 1: tn_levelgen's 48x28
+/* Level L of tilenav-bench arrival --seed `seed` (tn_levelgen's 48x28
  * platformer) in *m, with the graph of a w x h body jumping `jump` tiles
  * in *g and its physics in *p. */
-static void level_graph(int L, int w, int h, int jump, tn_map **m, tn_surf **g, tn_phys_params *p)
+static void level_graph_seed(uint64_t seed, int L, int w, int h, int jump, tn_map **m, tn_surf **g,
+                             tn_phys_params *p)
 {
     tn_rng rng;
     *m = NULL;
     *g = NULL;
     assert_int_equal(tn_map_create(48, 28, NULL, m, NULL), TN_OK);
-    tn_rng_seed(&rng, 1, (uint64_t)L);
+    tn_rng_seed(&rng, seed, (uint64_t)L);
     assert_int_equal(tn_levelgen_platformer(*m, &rng, NULL), TN_OK);
     *p = tn_phys_default((float)jump);
     tn_surf_profile prof = tn_surf_profile_make(w, h, p);
     assert_int_equal(tn_surf_create(*m, &prof, NULL, g, NULL), TN_OK);
 }
 
-/* pushed_run on level L of tilenav-bench arrival (seed 1: tn_levelgen's
- * 48x28 platformer) with a w x h body jumping `jump` tiles, pushed from
- * step 10 as the bench pushes. */
-static pushed_end pushed_level(int L, int w, int h, int jump, int x, int y, int gx, int gy,
-                               float push)
+/* level_graph_seed of the bench's default seed, 1. */
+static void level_graph(int L, int w, int h, int jump, tn_map **m, tn_surf **g, tn_phys_params *p)
+{
+    level_graph_seed(1, L, w, h, jump, m, g, p);
+}
+
+/* pushed_run on level L of tilenav-bench arrival --seed `seed` with a
+ * w x h body jumping `jump` tiles, pushed from step 10 as the bench
+ * pushes. */
+static pushed_end pushed_level_seed(uint64_t seed, int L, int w, int h, int jump, int x, int y,
+                                    int gx, int gy, float push)
 {
     tn_map *m;
     tn_surf *g;
     tn_phys_params p;
-    level_graph(L, w, h, jump, &m, &g, &p);
+    level_graph_seed(seed, L, w, h, jump, &m, &g, &p);
     pushed_end r = pushed_run(g, m, &p, x, y, gx, gy, push, 10);
     tn_surf_destroy(g);
     tn_map_destroy(m);
     return r;
+}
+
+/* pushed_level_seed on the bench's default seed, 1. */
+static pushed_end pushed_level(int L, int w, int h, int jump, int x, int y, int gx, int gy,
+                               float push)
+{
+    return pushed_level_seed(1, L, w, h, jump, x, y, gx, gy, push);
 }
 
 /* A body pushed off the walk's lattice (x not a multiple of the walk step:
