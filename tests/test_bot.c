@@ -2631,6 +2631,33 @@ static void test_graph_bot_lost_flight_lands_early(void **state)
     assert_int_equal(r.replans, 0);
 }
 
+/* Level 227 of tilenav-bench arrival --seed 3 (3x1, jump 2): the plan's
+ * way down is a one-frame walk off the end of a block into a gap exactly
+ * the box's width, between the block and a one-way platform, through which
+ * only a box on the lattice falls.  Pushed 1.3 px right or 2.5 px left
+ * (the bench: on the ground or in the air), the box bridges the gap; no take-off or detour of
+ * the block's surface lands, and neither of its ends is a wall, so the
+ * bot replayed the edge as it was, stood on, and gave up (STUCK).  The
+ * platform beyond the gap ends at the map's edge, a wall: the bot now walks
+ * across the gap into it, back on the lattice, and arrives; without the
+ * push, with no re-plan. */
+static void test_graph_bot_walks_across_a_bridged_gap(void **state)
+{
+    (void)state;
+    const float push[] = {1.3f, -2.5f};
+    for (int k = 0; k < 2; k++) {
+        pushed_end r = pushed_level_seed(3, 227, 3, 1, 2, 22, 17, 12, 17, push[k]);
+        if (r.state != TN_BOT_ARRIVED)
+            fail_msg("pushed %.1f px: %s after %d steps at (%d,%d)", (double)push[k],
+                     tn_bot_state_name(r.state), r.steps, r.tx, r.ty);
+        assert_int_equal(r.tx, 12);
+        assert_int_equal(r.ty, 17);
+    }
+    pushed_end r = pushed_level_seed(3, 227, 3, 1, 2, 22, 17, 12, 17, 0.0f);
+    assert_int_equal(r.state, TN_BOT_ARRIVED);
+    assert_int_equal(r.replans, 0);
+}
+
 /* A push in the air (a hit during a jump or a fall): the bot steps a copy
  * of the body by its own inputs (the shadow), sees the body is not there,
  * and when the rest of the edge's inputs no longer land on the edge's
@@ -3306,6 +3333,7 @@ int main(void)
         cmocka_unit_test(test_graph_bot_pushed_off_lattice),
         cmocka_unit_test(test_graph_bot_pushed_off_sliver),
         cmocka_unit_test(test_graph_bot_lost_flight_lands_early),
+        cmocka_unit_test(test_graph_bot_walks_across_a_bridged_gap),
         cmocka_unit_test(test_graph_bot_pushed_every_frame),
         cmocka_unit_test(test_graph_bot_steers_after_air_push),
         cmocka_unit_test(test_graph_bot_half_step_off),

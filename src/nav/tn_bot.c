@@ -1129,6 +1129,59 @@ static bool detour(tn_bot *b, const tn_map *m, const tn_body *body, int row, int
     return false;
 }
 
+/* Surfaces a join_wall crosses, each way. */
+#define JOIN_MAX 8
+
+/* A body off the lattice (by d = body->x - lattice x of j, row `row`) on
+ * surface S, which ends at no wall (wall_dir).  An end of S a step short
+ * of another surface of the same row (one lattice node missing between
+ * them: a gap exactly the box's width, through which a box on the lattice
+ * falls) does not stop it: off the lattice the box stands on one side or
+ * the other of that gap at every x, and walks across (the graph's physics
+ * says so: three steps across, each on the ground at the same height, no
+ * wall met).  Past at most JOIN_MAX such joins, the first end each way
+ * that is a wall (a step past it is blocked) stops the walk on the
+ * lattice there; the nearer of the two from whose node the graph has a
+ * plan to the goal (goal_reachable: at most two queries): its direction,
+ * 0 when none. */
+static int join_wall(tn_bot *b, const tn_map *m, const tn_body *body, int row, int j,
+                     const tn_surf_surface *S)
+{
+    const tn_surf *g = b->graph;
+    const float s = lattice_step(g), d = body->x - tn_surf_lattice_x(g, j);
+    int dist[2] = {INT_MAX, INT_MAX}, node[2] = {-1, -1};
+    for (int dir = -1; dir <= 1; dir += 2) {
+        const tn_surf_surface *C = S;
+        for (int k = 0; k <= JOIN_MAX; k++) {
+            const int end = dir < 0 ? C->j0 : C->j1;
+            if (k > 0 &&
+                tn_body_box_blocked(m, &b->phys, tn_surf_lattice_x(g, end) + (float)dir * s,
+                                    body->y, body->w, body->h)) {
+                dist[dir > 0] = abs(end - j);
+                node[dir > 0] = tn_surf_node_at(g, row, end);
+                break;
+            }
+            const int n2 = tn_surf_node_at(g, row, end + 2 * dir);
+            if (k == JOIN_MAX || tn_surf_node_at(g, row, end + dir) >= 0 || n2 < 0) break;
+            tn_body c = *body;
+            c.x = tn_surf_lattice_x(g, end) + d;
+            c.jump_held = false;
+            int f = 0;
+            for (; f < 3; f++) {
+                tn_surf_step_body(g, m, &c, walk_toward(dir));
+                if (!c.on_ground || c.y != body->y || c.hit_wall) break;
+            }
+            if (f < 3) break;
+            C = &tn_surf_surfaces(g)[tn_surf_node_surface(g, n2)];
+        }
+    }
+    for (int a = 0; a < 2; a++) {
+        const int k = dist[0] <= dist[1] ? a : 1 - a; /* (the nearer first) */
+        if (node[k] >= 0 && goal_reachable(b, node[k])) return k ? 1 : -1;
+    }
+    return 0;
+}
+
 /* realign's take-offs (the body at lattice j of row `row`, off it by less
  * than a step toward -side): 1 when one lands (the leg changed), 0 when
  * the leg's own does or there is nothing to try, -1 when none lands. */
@@ -1232,6 +1285,9 @@ static bool realign(tn_bot *b, const tn_map *m, const tn_body *body, int row, in
     }
     b->detour_wait = false;
     if (detour(b, m, body, row, j, S, side)) return true;
+    /* no detour: a wall past a gap the box bridges (join_wall) */
+    b->align_dir = join_wall(b, m, body, row, j, S);
+    if (b->align_dir != 0) return false;
     /* no way to a wall: replayed as it is; twice in a row, given up */
     tn_surf_leg *L = &b->legs[b->leg];
     const uint32_t gen = tn_surf_generation(g);

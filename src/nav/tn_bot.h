@@ -361,9 +361,14 @@ const tn_error *tn_bot_plan_error(const tn_bot *b);
  * that, the first such edge onto another surface with no wall from where
  * the graph has a whole plan (8 more questions at most), where it lands
  * off the lattice and checks that surface's take-offs again (at most 4
- * such detours in a row for a goal); with
- * neither it replays the leg as it is and, when the same edge fails so
- * twice in a row, stops STUCK.  A push while an edge's inputs are
+ * such detours in a row for a goal); failing that, it walks across any
+ * gap exactly the box's width at an end of its surface (a box on the
+ * lattice falls through, one off it bridges it: at most 8 such gaps each
+ * way, each checked by 3 steps of the graph's physics) into the nearer
+ * wall beyond from where the graph has a whole plan (2 questions more),
+ * and plans again there; with
+ * none of these it replays the leg as it is and, when the same edge fails
+ * so twice in a row, stops STUCK.  A push while an edge's inputs are
  * replayed but before the body leaves the ground (the offset from the
  * lattice changed) stops the replay, once a leg: the bot walks back to the
  * take-off and checks it again, as above.  A push in the air is seen by
@@ -384,7 +389,7 @@ const tn_error *tn_bot_plan_error(const tn_bot *b);
  * frames (and one replay past it), once a leg (twice after a push before
  * take-off) and only for a body off the lattice; a way to a
  * wall, when needed, up to 768 replays of at most 16,384 frames in all,
- * and 16 plans more, in a step
+ * 48 steps, and 18 plans more, in a step
  * that makes no plan (on the levels of tilenav-bench arrival --push 1.3:
  * 185 such searches, about 50 us each, the slowest 0.3 to 3 ms in two
  * runs on a loaded machine; the most frames 9,068; on a 240 x 1000 map
