@@ -2340,10 +2340,11 @@ typedef struct pushed_end {
 } pushed_end;
 
 /* A graph bot (a body of g's size) placed on tile (x, y) (it falls to the
- * ground first) and sent to tile (gx, gy), pushed `push` px sideways on the ground once (at its
- * first standing step from step `at`, where the push fits). */
-static pushed_end pushed_run(tn_surf *g, const tn_map *m, const tn_phys_params *p, int x, int y,
-                             int gx, int gy, float push, int at)
+ * ground first) and sent to tile (gx, gy), pushed `push` px sideways once
+ * on the ground (air: in the air) at its first such step from step `at`,
+ * where the push fits. */
+static pushed_end pushed_run_where(tn_surf *g, const tn_map *m, const tn_phys_params *p, int x,
+                                   int y, int gx, int gy, float push, int at, bool air)
 {
     const tn_surf_profile *pr = tn_surf_get_profile(g);
     tn_body b;
@@ -2359,7 +2360,7 @@ static pushed_end pushed_run(tn_surf *g, const tn_map *m, const tn_phys_params *
     pushed_end r;
     for (r.steps = 0; r.steps < 3000 && tn_bot_get_info(bot).state == TN_BOT_MOVING; r.steps++) {
         tn_input in = tn_bot_step(bot, NULL, m, &b, p);
-        if (!pushed && r.steps >= at && b.on_ground &&
+        if (!pushed && r.steps >= at && b.on_ground != air &&
             tn_bot_get_info(bot).state == TN_BOT_MOVING &&
             !tn_body_box_blocked(m, p, b.x + push, b.y, b.w, b.h))
             b.x += push, pushed = true;
@@ -2372,6 +2373,13 @@ static pushed_end pushed_run(tn_surf *g, const tn_map *m, const tn_phys_params *
         i.state == TN_BOT_ARRIVED && (r.tx != i.goal_x || r.ty != i.goal_y) ? TN_BOT_IDLE : i.state;
     r.replans = i.replans;
     return r;
+}
+
+/* pushed_run_where, pushed on the ground. */
+static pushed_end pushed_run(tn_surf *g, const tn_map *m, const tn_phys_params *p, int x, int y,
+                             int gx, int gy, float push, int at)
+{
+    return pushed_run_where(g, m, p, x, y, gx, gy, push, at, false);
 }
 
 static tn_bot_state pushed_trip(tn_surf *g, const tn_map *m, const tn_phys_params *p, int x, int y,
@@ -2430,6 +2438,21 @@ static pushed_end pushed_level_seed(uint64_t seed, int L, int w, int h, int jump
     tn_phys_params p;
     level_graph_seed(seed, L, w, h, jump, &m, &g, &p);
     pushed_end r = pushed_run(g, m, &p, x, y, gx, gy, push, 10);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+    return r;
+}
+
+/* pushed_level_seed pushed in the air, as tilenav-bench arrival --push-air
+ * pushes. */
+static pushed_end pushed_level_air(uint64_t seed, int L, int w, int h, int jump, int x, int y,
+                                   int gx, int gy, float push)
+{
+    tn_map *m;
+    tn_surf *g;
+    tn_phys_params p;
+    level_graph_seed(seed, L, w, h, jump, &m, &g, &p);
+    pushed_end r = pushed_run_where(g, m, &p, x, y, gx, gy, push, 10, true);
     tn_surf_destroy(g);
     tn_map_destroy(m);
     return r;
@@ -2702,6 +2725,42 @@ static void test_graph_bot_steers_after_air_push(void **state)
         tn_bot_destroy(bot);
         tn_surf_destroy(g);
         tn_map_destroy(m);
+    }
+}
+
+/* Trips of tilenav-bench arrival --planner graph --push PX --push-air
+ * whose push (in the air, from frame 10) comes too late to clear a
+ * block's corner that the unpushed jump clears: the head bumps, no
+ * steering lands on the edge's landing surface, and the flight's first
+ * ground was a pit from which the goal cannot be reached (PARTIAL).  The
+ * bot now steers, when the unsteered flight lands where the graph has no
+ * plan to the goal, the first way (as it steers) that lands where it has
+ * one, and plans there: level 31 of seed 1 (2x2, jump 4, +1.3 px) steers
+ * back onto its take-off's surface; level 330 of seed 1 (1x3, jump 5,
+ * -2.5 px), levels 336 (1x2, jump 6) and 45 (1x1, jump 6) of seed 2
+ * (+1.3 px).  Without the push each arrives with no re-plan. */
+static void test_graph_bot_steers_out_of_a_pit(void **state)
+{
+    (void)state;
+    static const struct {
+        int seed, L, x, y, gx, gy;
+        float push;
+    } lv[] = {{1, 31, 15, 19, 6, 16, 1.3f},
+              {1, 330, 23, 20, 22, 13, -2.5f},
+              {2, 336, 41, 19, 23, 17, 1.3f},
+              {2, 45, 31, 19, 23, 9, 1.3f}};
+    for (int k = 0; k < 4; k++) {
+        const int c = lv[k].L % 72, w = c % 3 + 1, h = (c / 3) % 3 + 1, jump = c / 9 + 1;
+        pushed_end r = pushed_level_air((uint64_t)lv[k].seed, lv[k].L, w, h, jump, lv[k].x, lv[k].y,
+                                        lv[k].gx, lv[k].gy, lv[k].push);
+        if (r.state != TN_BOT_ARRIVED)
+            fail_msg("seed %d level %d pushed %.1f px in the air: %s after %d steps at (%d,%d)",
+                     lv[k].seed, lv[k].L, (double)lv[k].push, tn_bot_state_name(r.state), r.steps,
+                     r.tx, r.ty);
+        r = pushed_level_seed((uint64_t)lv[k].seed, lv[k].L, w, h, jump, lv[k].x, lv[k].y, lv[k].gx,
+                              lv[k].gy, 0.0f);
+        assert_int_equal(r.state, TN_BOT_ARRIVED);
+        assert_int_equal(r.replans, 0);
     }
 }
 
@@ -3336,6 +3395,7 @@ int main(void)
         cmocka_unit_test(test_graph_bot_walks_across_a_bridged_gap),
         cmocka_unit_test(test_graph_bot_pushed_every_frame),
         cmocka_unit_test(test_graph_bot_steers_after_air_push),
+        cmocka_unit_test(test_graph_bot_steers_out_of_a_pit),
         cmocka_unit_test(test_graph_bot_half_step_off),
         cmocka_unit_test(test_graph_bot_half_step_replay),
         cmocka_unit_test(test_graph_bot_coast_keeps_steering),

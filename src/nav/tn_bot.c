@@ -591,6 +591,27 @@ static bool graph_stale(const tn_surf *g, const tn_map *m, tn_error *e)
 static void gplan_done(tn_bot *b, tn_status s, int n);
 
 /* Every plan for a goal after its first is a re-plan, capped (as replan()). */
+/* The node a plan starts from for the body: its own (tn_surf_node_of_body)
+ * or, standing off the lattice, the first of its row at j + 1, j - 1,
+ * j + 2, j - 2 (a body pushed off the lattice can stand up to two steps
+ * past a surface's end node: on a sliver the lattice does not reach); -1
+ * when none. */
+static int start_node(const tn_bot *b, const tn_body *body)
+{
+    const tn_surf *g = b->graph;
+    int start = tn_surf_node_of_body(g, body);
+    if (start < 0 && body->on_ground) {
+        const float T = b->phys.tile_px;
+        int row = (int)lroundf((body->y + (float)body->h * T) / T);
+        int j = tn_surf_lattice_j(g, body->x);
+        for (int d = 1; d <= 2 && start < 0; d++) {
+            start = tn_surf_node_at(g, row, j + d);
+            if (start < 0) start = tn_surf_node_at(g, row, j - d);
+        }
+    }
+    return start;
+}
+
 static void gplan(tn_bot *b, const tn_map *m, const tn_body *body)
 {
     tn_surf *g = b->graph;
@@ -638,18 +659,7 @@ static void gplan(tn_bot *b, const tn_map *m, const tn_body *body)
     b->last_why = b->why ? b->why : "re-plan";
     b->why = NULL;
     const tn_surf_profile *pr = tn_surf_get_profile(g);
-    int start = tn_surf_node_of_body(g, body);
-    if (start < 0 && body->on_ground) {
-        const float T = b->phys.tile_px;
-        int row = (int)lroundf((body->y + (float)body->h * T) / T);
-        int j = tn_surf_lattice_j(g, body->x);
-        /* (a body pushed off the lattice can stand up to two steps past
-         * a surface's end node: on a sliver the lattice does not reach) */
-        for (int d = 1; d <= 2 && start < 0; d++) {
-            start = tn_surf_node_at(g, row, j + d);
-            if (start < 0) start = tn_surf_node_at(g, row, j - d);
-        }
-    }
+    int start = start_node(b, body);
     if (start < 0 || pr->w != body->w || pr->h != body->h) { /* (say why: NO_PATH alone did not) */
         if (pr->w != body->w || pr->h != body->h)
             tn_error_set(&b->perr, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
@@ -1333,6 +1343,68 @@ static bool flies_to(const tn_bot *b, const tn_map *m, const tn_body *body, cons
            target;
 }
 
+/* Landings steer_elsewhere asks the graph about (each one query, stats
+ * only). */
+#define STEER_PLANS 8
+
+/* The node where the body, flown as flies_to flies it (the first k frames
+ * walking toward dir), first stands, as a lost flight ends (before the
+ * inputs end if it meets ground early): start_node there, or -1.  Its
+ * frames added to *frames. */
+static int lost_landing(const tn_bot *b, const tn_map *m, const tn_body *body, const uint8_t *rest,
+                        int n, int k, int dir, long *frames)
+{
+    tn_body c = *body;
+    int i = 0;
+    for (; i < n + TN_SURF_MAX_AIR && (i == 0 || !c.on_ground); i++) {
+        const int v = i < n ? rest[i] : 0;
+        tn_input in = {(v & TN_SURF_IN_LEFT) != 0, (v & TN_SURF_IN_RIGHT) != 0,
+                       (v & TN_SURF_IN_DOWN) != 0, (v & TN_SURF_IN_JUMP) != 0};
+        if (i < k) {
+            in.left = dir < 0;
+            in.right = dir > 0;
+        }
+        tn_surf_step_body(b->graph, m, &c, in);
+    }
+    *frames += i;
+    return c.on_ground ? start_node(b, &c) : -1;
+}
+
+/* No steering lands on the edge's landing surface (lost).  When the graph
+ * has no whole plan to the goal from where the flight, unsteered, first
+ * stands (a pit, say), the first steering (the order steer tries them)
+ * whose first landing has one takes the place of those frames' left and
+ * right; the landing plans again as a lost flight's does.  At most
+ * STEER_PLANS surfaces asked (goal_reachable, each once) and STEER_FRAMES
+ * frames of replays; not in a step that searched already, nor while plans
+ * are held or a sliced plan is under way (no question: lost as it is). */
+static void steer_elsewhere(tn_bot *b, const tn_map *m, const tn_body *body, const uint8_t *rest,
+                            int n, const int dirs[3])
+{
+    if (b->hold || b->planning || b->searched_step == b->steps) return;
+    const tn_surf *g = b->graph;
+    int asked[STEER_PLANS], nasked = 0;
+    long frames = 0;
+    for (int k = 0; k <= STEER_MAX && frames < STEER_FRAMES; k++)
+        for (int d = 0; d < (k ? 3 : 1) && frames < STEER_FRAMES; d++) {
+            const long f0 = frames;
+            const int node = lost_landing(b, m, body, rest, n, k, dirs[d], &frames);
+            const int s = tn_surf_node_surface(g, node);
+            if (s < 0) continue;
+            int a = 0;
+            while (a < nasked && asked[a] != s) a++;
+            if (a < nasked) continue;
+            if (nasked == STEER_PLANS) return;
+            asked[nasked++] = s;
+            if (!goal_reachable(b, node)) continue;
+            if (k > 0) {
+                b->steer_dir = dirs[d];
+                b->steer_left = frames - f0 < k ? (int)(frames - f0) : k;
+            }
+            return;
+        }
+}
+
 /* The body was pushed in the air during an edge (it is not where the
  * edge's inputs put it: the shadow).  When the rest of the inputs no longer
  * land on the edge's landing surface, the first steering that does (the
@@ -1373,6 +1445,7 @@ static void steer(tn_bot *b, const tn_map *m, const tn_body *body)
             }
         }
     b->lost = true;
+    steer_elsewhere(b, m, body, rest, n, dirs);
 }
 
 tn_input tn_bot_coast(tn_bot *b)

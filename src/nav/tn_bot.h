@@ -380,7 +380,11 @@ const tn_error *tn_bot_plan_error(const tn_bot *b);
  * the push, or with no key, or with it, the fewest that land there (at
  * most 16,384 frames of replays, once a leg); else the flight goes on and
  * its first landing re-plans, even before the inputs end (a sliver of a
- * ledge the edge flies past).
+ * ledge the edge flies past); when the graph has no whole plan to the goal
+ * from that landing (a pit), the first steering, in the same order, whose
+ * first landing has one (at most 8 such questions, stats only, as a
+ * detour's, and 16,384 frames of replays more; none in a step with a plan
+ * or slice of its own, nor while plans are held: then as before).
  * Its final walk
  * ends with the box's left edge on the goal tile (a step more, or into the
  * wall there).  Measured in
