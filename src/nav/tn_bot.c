@@ -590,7 +590,6 @@ static bool graph_stale(const tn_surf *g, const tn_map *m, tn_error *e)
 
 static void gplan_done(tn_bot *b, tn_status s, int n);
 
-/* Every plan for a goal after its first is a re-plan, capped (as replan()). */
 /* The node a plan starts from for the body: its own (tn_surf_node_of_body)
  * or, standing off the lattice, the first of its row at j + 1, j - 1,
  * j + 2, j - 2 (a body pushed off the lattice can stand up to two steps
@@ -612,6 +611,7 @@ static int start_node(const tn_bot *b, const tn_body *body)
     return start;
 }
 
+/* Every plan for a goal after its first is a re-plan, capped (as replan()). */
 static void gplan(tn_bot *b, const tn_map *m, const tn_body *body)
 {
     tn_surf *g = b->graph;
