@@ -76,7 +76,7 @@ static void check_raw_path(const tn_map *m, const result *r, int w, int h)
     }
 }
 
-/* An exploration (goal_x < 0) the limit cuts short says so: SUCCESS |
+/* An exploration (goal TN_PATH_EXPLORE) the limit cuts short says so: SUCCESS |
  * PARTIAL_RESULT | LIMIT_REACHED and a message (it said TN_OK, an
  * incomplete explored set looking whole); without the limit, TN_OK, and
  * it reaches more.  The demo map's reachable set at jump 8 is more than
@@ -91,7 +91,8 @@ static void test_explore_limit_said(void **state)
     tn_path *cut = NULL, *whole = NULL;
     assert_true(tn_succeeded(tn_path_create(m->w, m->h, &p, 0, NULL, &cut, NULL)));
     assert_true(tn_succeeded(tn_path_create(m->w, m->h, &p, INT_MAX, NULL, &whole, NULL)));
-    tn_path_query q = tn_path_query_make(m->start_x, m->start_y, -1, -1, 1, 2, &jm);
+    tn_path_query q =
+        tn_path_query_make(m->start_x, m->start_y, TN_PATH_EXPLORE, TN_PATH_EXPLORE, 1, 2, &jm);
     tn_path_stats a, b;
     tn_error e;
     tn_status s = tn_path_find(cut, m, &q, NULL, 0, NULL, &a, &e);
@@ -427,6 +428,15 @@ static void test_bad_arguments(void **state)
     tn_path_query q = tn_path_query_make(-1, 3, 14, 10, 1, 2, &jm);
     assert_true(tn_failed(tn_path_find(pf, m, &q, out, 8, &n, NULL, &err)));
     assert_non_null(strstr(err.msg, "outside"));
+    /* a goal off the map's left is refused, not taken for an exploration
+     * (only the pair TN_PATH_EXPLORE explores): it said TN_OK, no path */
+    q = tn_path_query_make(3, 3, -1, 3, 1, 2, &jm);
+    assert_int_equal(tn_path_find(pf, m, &q, out, 8, &n, NULL, &err),
+                     TN_FAILURE | TN_INVALID_PARAM);
+    assert_string_equal(err.msg, "path: goal (-1,3) is outside the 20x12 map");
+    q = tn_path_query_make(3, 3, -3, -1, 1, 2, &jm);
+    assert_int_equal(tn_path_find(pf, m, &q, out, 8, &n, NULL, &err),
+                     TN_FAILURE | TN_INVALID_PARAM);
     q = tn_path_query_make(0, 4, 14, 10, 1, 2, &jm); /* inside the floor */
     assert_true(tn_failed(tn_path_find(pf, m, &q, out, 8, &n, NULL, &err)));
     assert_non_null(strstr(err.msg, "does not fit"));
@@ -657,7 +667,7 @@ static void test_against_dijkstra(void **state)
         ref r = {m, w, h, &jm, jm.njump, malloc(sizeof(int) * (size_t)(W * H * jm.njump))};
         ref_dijkstra(&r, sx, sy);
         /* explore everything: same reachable set, same costs */
-        tn_path_query q = tn_path_query_make(sx, sy, -1, -1, w, h, &jm);
+        tn_path_query q = tn_path_query_make(sx, sy, TN_PATH_EXPLORE, TN_PATH_EXPLORE, w, h, &jm);
         tn_path_stats st;
         assert_int_equal(tn_path_find(pf, m, &q, NULL, 0, NULL, &st, NULL), TN_OK);
         int reach = 0;

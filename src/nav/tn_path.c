@@ -502,7 +502,9 @@ static tn_status check_query(tn_path *pf, const tn_map *m, const tn_path_query *
     if (!tn_map_inside(m, q->start_x, q->start_y))
         return tn_error_set(err, bad, 0, 0, "path: start (%d,%d) is outside the %dx%d map",
                             q->start_x, q->start_y, m->w, m->h);
-    const bool explore = q->goal_x < 0;
+    /* (only the pair explores: a goal computed off the map's left, -1 or
+     * -3, once explored everything and said TN_OK with no path) */
+    const bool explore = q->goal_x == TN_PATH_EXPLORE && q->goal_y == TN_PATH_EXPLORE;
     if (!explore && !tn_map_inside(m, q->goal_x, q->goal_y))
         return tn_error_set(err, bad, 0, 0, "path: goal (%d,%d) is outside the %dx%d map",
                             q->goal_x, q->goal_y, m->w, m->h);
@@ -553,7 +555,7 @@ typedef struct search_result {
     tn_status detail; /* 0, TN_UNREACHABLE or TN_LIMIT_REACHED */
 } search_result;
 
-/* The core: A* (or exploration when goal_x < 0) over the (x, y, J) states
+/* The core: A* (or exploration, goal TN_PATH_EXPLORE) over the (x, y, J) states
  * with the bucket queue; the query has been checked. */
 /* A new search generation (states of older ones read as unvisited), the
  * explored box emptied, and the start state alone in the open list with

@@ -182,15 +182,21 @@ typedef struct tn_path_node {
 
 enum { TN_PATH_OPTIMAL = 0, TN_PATH_FAST = 1 };
 
+/* A goal of (TN_PATH_EXPLORE, TN_PATH_EXPLORE) asks for no path: the search
+ * explores everything reachable from the start (tn_path_query.goal_x). */
+#define TN_PATH_EXPLORE (-1)
+
 typedef struct tn_path_query {
     int start_x, start_y; /* bottom-left tile of the box at the start */
     int start_jump;       /* -1: 0 when standing, F (apex, about to fall) in the air */
-    int goal_x, goal_y;   /* goal tile (any J); goal_x < 0: explore everything
-                             reachable (TN_OK, no path: count 0; read the
+    int goal_x, goal_y;   /* goal tile (any J); both TN_PATH_EXPLORE: explore
+                             everything reachable (TN_OK, no path: count 0; read the
                              search with tn_path_explored_at / _state_cost;
                              stopped by the limit: TN_SUCCESS |
                              TN_PARTIAL_RESULT | TN_LIMIT_REACHED, the
-                             explored set incomplete) */
+                             explored set incomplete); any other tile
+                             outside the map (-3, 5 say, from a click off
+                             the map's left) is INVALID_PARAM */
     int char_w, char_h;   /* 1..3 x 1..9 */
     const tn_jump_model *jump;
     int heuristic;  /* TN_PATH_OPTIMAL or TN_PATH_FAST */
