@@ -143,6 +143,65 @@ static void test_target_tool(void **state)
     tn_world_destroy(w);
 }
 
+/* A target in a walled-off room: the status line does not promise that
+ * wanderers outside it drift there (they go as close as they can), and
+ * says how many are in and out; one wanderer "drifts", not "drift". */
+static void test_target_walled_off(void **state)
+{
+    (void)state;
+    tn_world *w = load("maps/demo.map", 2);
+    tn_error e;
+    /* a closed room under the ceiling, its inside (7..19, 1..8) */
+    for (int x = 6; x <= 20; x++)
+        assert_true(tn_succeeded(tn_world_edit(w, x, 9, TN_EDIT_BLOCK, &e)));
+    for (int y = 1; y <= 8; y++) {
+        assert_true(tn_succeeded(tn_world_edit(w, 6, y, TN_EDIT_BLOCK, &e)));
+        assert_true(tn_succeeded(tn_world_edit(w, 20, y, TN_EDIT_BLOCK, &e)));
+    }
+    step_checked(w, 1);
+    tn_world_set_tool(w, TN_TOOL_TARGET);
+    assert_true(tn_succeeded(tn_world_set(w, "wanderers", 3, &e)));
+    assert_true(tn_succeeded(tn_world_click(w, 13, 5, TN_CLICK_LEFT, false, &e)));
+    printf("  %s\n", tn_world_message_text(w));
+    assert_null(strstr(tn_world_message_text(w), "drift"));
+    assert_non_null(strstr(tn_world_message_text(w),
+                           "(13,5) is walled off from all 3 wanderers (another navmesh region): "
+                           "they go as close as they can"));
+    /* and so they do: none gets in */
+    step_checked(w, 600);
+    const tn_wagents *s = tn_wagents_of(w);
+    for (int i = 0; i < s->nwanderers; i++)
+        assert_false(s->wanderers[i].x > 7 * T && s->wanderers[i].x < 20 * T &&
+                     s->wanderers[i].y > 1 * T && s->wanderers[i].y < 9 * T);
+    /* one wanderer made while the target is inside is made inside (in the
+     * target's region); back outside, it is the one walled off */
+    assert_true(tn_succeeded(tn_world_set(w, "wanderers", 0, &e)));
+    assert_true(tn_succeeded(tn_world_set(w, "wanderers", 1, &e)));
+    assert_true(tn_succeeded(tn_world_click(w, 30, 10, TN_CLICK_LEFT, false, &e)));
+    printf("  %s\n", tn_world_message_text(w));
+    assert_non_null(
+        strstr(tn_world_message_text(w),
+               "(30,10) is walled off from the 1 wanderer (another navmesh region): it goes "
+               "as close as it can"));
+    assert_true(tn_succeeded(tn_world_set(w, "wanderers", 3, &e))); /* two more, outside */
+    assert_true(tn_succeeded(tn_world_click(w, 13, 5, TN_CLICK_LEFT, false, &e)));
+    printf("  %s\n", tn_world_message_text(w));
+    assert_non_null(strstr(tn_world_message_text(w),
+                           "(13,5): 1 wanderer drifts there and roams within 3 tiles; 2, walled "
+                           "off from it (another navmesh region), go as close as they can"));
+    assert_true(tn_succeeded(tn_world_click(w, 30, 10, TN_CLICK_LEFT, false, &e)));
+    printf("  %s\n", tn_world_message_text(w));
+    assert_non_null(strstr(tn_world_message_text(w),
+                           "(30,10): 2 wanderers drift there and roam within 3 tiles; 1, walled "
+                           "off from it (another navmesh region), goes as close as it can"));
+    /* with the room opened, every wanderer drifts there again */
+    assert_true(tn_succeeded(tn_world_edit(w, 13, 9, TN_EDIT_EMPTY, &e)));
+    assert_true(tn_succeeded(tn_world_click(w, 13, 5, TN_CLICK_LEFT, false, &e)));
+    printf("  %s\n", tn_world_message_text(w));
+    assert_non_null(strstr(tn_world_message_text(w), "(13,5): 3 wanderers drift there and roam"));
+    tn_world_destroy(w);
+}
+
 static int items_left(const tn_world *w)
 {
     int n = 0;
@@ -335,6 +394,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parameters_and_json),
         cmocka_unit_test(test_target_tool),
+        cmocka_unit_test(test_target_walled_off),
         cmocka_unit_test(test_items_picked_from_the_map),
         cmocka_unit_test(test_blocks_on_agents_push_them_out),
         cmocka_unit_test(test_draw_and_determinism),

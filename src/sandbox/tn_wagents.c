@@ -437,14 +437,38 @@ tn_status tn_wagents_click(tn_world *w, int x, int y, tn_tool tool, tn_error *er
     int ax = (int)floorf(tx / T), ay = (int)floorf(ty / T);
     char at[48] = "";
     if (ax != x || ay != y) snprintf(at, sizeof at, " (moved off the block to (%d,%d))", ax, ay);
-    if (s->nwanderers == 0)
+    /* wanderers in another navmesh region than the target (a walled-off
+     * room) never get there: they go to the closest place their paths reach,
+     * so "drift there" would not be true of them */
+    const tn_navmesh *mesh = tn_wnav_mesh(w);
+    int region = mesh ? tn_navmesh_region_at(mesh, tx, ty) : -1, cut = 0;
+    for (int i = 0; region >= 0 && i < s->nwanderers; i++) {
+        int r = tn_navmesh_region_at(mesh, s->wanderers[i].x, s->wanderers[i].y);
+        if (r >= 0 && r != region) cut++;
+    }
+    const int n = s->nwanderers, in = n - cut;
+    const double roam = (double)(s->wparams.arrive_radius / T);
+    if (n == 0)
         tn_world_message(w, "wanderers' target: (%d,%d)%s; no wanderers yet: M adds one", x, y, at);
+    else if (cut == 0)
+        tn_world_message(w,
+                         "wanderers' target: (%d,%d)%s: %d wanderer%s there and roam%s within "
+                         "%.0f tiles (click it again: the character)",
+                         x, y, at, n, n == 1 ? " drifts" : "s drift", n == 1 ? "s" : "", roam);
+    else if (in == 0)
+        tn_world_message(
+            w,
+            "wanderers' target: (%d,%d)%s is walled off from %s %d wanderer%s (another "
+            "navmesh region): %s as close as %s can (click it again: the character)",
+            x, y, at, n == 1 ? "the" : "all", n, n == 1 ? "" : "s", n == 1 ? "it goes" : "they go",
+            n == 1 ? "it" : "they");
     else
         tn_world_message(w,
-                         "wanderers' target: (%d,%d)%s: %d wanderer%s drift there and roam within "
-                         "%.0f tiles (click it again: the character)",
-                         x, y, at, s->nwanderers, s->nwanderers == 1 ? "" : "s",
-                         (double)(s->wparams.arrive_radius / T));
+                         "wanderers' target: (%d,%d)%s: %d wanderer%s there and roam%s within "
+                         "%.0f tiles; %d, walled off from it (another navmesh region), go%s as "
+                         "close as %s can (click it again: the character)",
+                         x, y, at, in, in == 1 ? " drifts" : "s drift", in == 1 ? "s" : "", roam,
+                         cut, cut == 1 ? "es" : "", cut == 1 ? "it" : "they");
     return TN_OK;
 }
 
