@@ -171,6 +171,20 @@ static void test_params(void **state)
     assert_string_equal(
         e.msg, "no room for a 1x9 character here (it stays 1x3): move to open space first");
     assert_int_equal(tn_world_character(w)->h, 3);
+    assert_non_null(strstr(tn_world_message_text(w), "(it stays 1x3)"));
+    /* a setting that then succeeds (the slider dragged back to a height that
+     * fits) takes that refusal off the status line: it no longer says 1x3
+     * beside a 1x4 character (a bad value's message is a refusal too) */
+    assert_true(tn_succeeded(tn_world_set(w, "char_height", 4, &e)));
+    assert_int_equal(tn_world_character(w)->h, 4);
+    assert_string_equal(tn_world_message_text(w), "");
+    assert_true(tn_failed(tn_world_set(w, "jump_height", 9, &e)));
+    assert_non_null(strstr(tn_world_message_text(w), "jump_height 9 is outside 1..8"));
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 5, &e)));
+    assert_string_equal(tn_world_message_text(w), "");
+    tn_world_message(w, "saved x.map"); /* a message not of a refusal stays */
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 6, &e)));
+    assert_string_equal(tn_world_message_text(w), "saved x.map");
     /* a rule's refusal counts like a refused edit; a bad value or name does not */
     assert_int_equal(tn_world_refused_edits(w), 1);
     int n;

@@ -600,15 +600,13 @@ static tn_status click(tn_world *w, int x, int y, tn_button b, bool shift, tn_er
     return use_tool(w, x, y, w->tool, err);
 }
 
-tn_status tn_world_click(tn_world *w, int x, int y, tn_button b, bool shift, tn_error *err)
+/* A refusal's message goes when a later click or setting succeeds without
+ * one of its own (a review saw "the last destination cannot be removed"
+ * stay under two spawn points placed after it, read as their result; a
+ * playtest saw "no room for a 3x9 character here (it stays 1x9)" stay after
+ * the width slider went back to 2, which fitted: the character was 2x9). */
+static tn_status track_refusal(tn_world *w, unsigned serial, tn_status s)
 {
-    tn_error local;
-    if (!err) err = &local;
-    const unsigned serial = w->message_serial;
-    tn_status s = click(w, x, y, b, shift, err);
-    /* A refusal's message goes when a later click succeeds without one of
-     * its own (a review saw "the last destination cannot be removed" stay
-     * under two spawn points placed after it, read as their result). */
     if (tn_failed(s) && w->message_serial != serial)
         w->message_refusal = true;
     else if (tn_succeeded(s) && w->message_serial == serial && w->message_refusal) {
@@ -617,6 +615,14 @@ tn_status tn_world_click(tn_world *w, int x, int y, tn_button b, bool shift, tn_
         w->message_refusal = false;
     }
     return s;
+}
+
+tn_status tn_world_click(tn_world *w, int x, int y, tn_button b, bool shift, tn_error *err)
+{
+    tn_error local;
+    if (!err) err = &local;
+    const unsigned serial = w->message_serial;
+    return track_refusal(w, serial, click(w, x, y, b, shift, err));
 }
 
 tn_status tn_world_goto(tn_world *w, int x, int y, tn_error *err)
@@ -892,10 +898,18 @@ static void unknown_param(const char *name, tn_error *err)
                  name ? name : "(null)", hint);
 }
 
+static tn_status set_param(tn_world *w, const char *name, double value, tn_error *err);
+
 tn_status tn_world_set(tn_world *w, const char *name, double value, tn_error *err)
 {
     tn_error local;
     if (!err) err = &local;
+    const unsigned serial = w->message_serial;
+    return track_refusal(w, serial, set_param(w, name, value, err));
+}
+
+static tn_status set_param(tn_world *w, const char *name, double value, tn_error *err)
+{
     int i = name ? param_index(name) : -1;
     if (i < 0) {
         unknown_param(name, err);
