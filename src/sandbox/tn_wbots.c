@@ -2689,6 +2689,14 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
     if (s->last.valid && s->last.gx == i.goal_x && s->last.gy == i.goal_y &&
         s->last.ctiles == i.first_raw_nodes)
         run_text(s->last.cframes, cf, sizeof cf);
+    /* a path of the start alone to a goal out of reach is no path: nothing
+     * ran, so no "1 tile, its run stuck" (the comparison's words) */
+    if (i.state == TN_BOT_NO_PATH && i.first_raw_nodes <= 1)
+        return snprintf(buf, cap,
+                        "bot [%s]: %s | goto (%d,%d): no path (no closer tile), %d state%s%s | "
+                        "search %s%s%s",
+                        cl, cst, i.goal_x, i.goal_y, i.first_expanded, PLURAL(i.first_expanded), re,
+                        t, cmp, extra);
     return snprintf(buf, cap,
                     "bot [%s]: %s | goto (%d,%d): %d tile%s%s, %d state%s%s | search %s%s%s", cl,
                     cst, i.goal_x, i.goal_y, i.first_raw_nodes, PLURAL(i.first_raw_nodes), cf,
