@@ -194,6 +194,36 @@ static void test_target_walled_off(void **state)
     assert_non_null(strstr(tn_world_message_text(w),
                            "(30,10): 2 wanderers drift there and roam within 3 tiles; 1, walled "
                            "off from it (another navmesh region), goes as close as it can"));
+    /* a room of 3x3 tiles, 1/400 of the map, which 600 random tries at a
+     * spot missed: the wanderers made for a target in it are made in it
+     * (it said "only 0 of 2 wanderers found room near their target") */
+    for (int x = 30; x <= 34; x++) {
+        assert_true(tn_succeeded(tn_world_edit(w, x, 3, TN_EDIT_BLOCK, &e)));
+        assert_true(tn_succeeded(tn_world_edit(w, x, 7, TN_EDIT_BLOCK, &e)));
+    }
+    for (int y = 4; y <= 6; y++) {
+        assert_true(tn_succeeded(tn_world_edit(w, 30, y, TN_EDIT_BLOCK, &e)));
+        assert_true(tn_succeeded(tn_world_edit(w, 34, y, TN_EDIT_BLOCK, &e)));
+    }
+    assert_true(tn_succeeded(tn_world_set(w, "wanderers", 0, &e)));
+    assert_true(tn_succeeded(tn_world_click(w, 32, 5, TN_CLICK_LEFT, false, &e)));
+    tn_world_message(w, "-");
+    assert_true(tn_succeeded(tn_world_set(w, "wanderers", 2, &e)));
+    assert_string_equal(tn_world_message_text(w), "-"); /* no "only 0 of 2" */
+    assert_int_equal(s->nwanderers, 2);
+    for (int i = 0; i < 2; i++)
+        assert_true(s->wanderers[i].x > 31 * T && s->wanderers[i].x < 34 * T &&
+                    s->wanderers[i].y > 4 * T && s->wanderers[i].y < 7 * T);
+    step_checked(w, 120);
+    assert_true(tn_succeeded(tn_world_set(w, "wanderers", 3, &e)));
+    for (int x = 30; x <= 34; x++) {
+        assert_true(tn_succeeded(tn_world_edit(w, x, 3, TN_EDIT_EMPTY, &e)));
+        assert_true(tn_succeeded(tn_world_edit(w, x, 7, TN_EDIT_EMPTY, &e)));
+    }
+    for (int y = 4; y <= 6; y++) {
+        assert_true(tn_succeeded(tn_world_edit(w, 30, y, TN_EDIT_EMPTY, &e)));
+        assert_true(tn_succeeded(tn_world_edit(w, 34, y, TN_EDIT_EMPTY, &e)));
+    }
     /* with the room opened, every wanderer drifts there again */
     assert_true(tn_succeeded(tn_world_edit(w, 13, 9, TN_EDIT_EMPTY, &e)));
     assert_true(tn_succeeded(tn_world_click(w, 13, 5, TN_CLICK_LEFT, false, &e)));
