@@ -73,6 +73,42 @@ static void test_keys_input(void **state)
     assert_false(in.left || in.jump);
 }
 
+/* Ctrl+S with Ctrl let go a moment before S: the S still held is no Down
+ * (it cancelled the goto trip under way, "goto cancelled: you took the
+ * controls", and dropped the character through its platform); pressed
+ * again on its own it is. */
+static void test_keys_chord_released(void **state)
+{
+    (void)state;
+    tn_chord_keys c = {0};
+    tn_held_keys k = {0};
+    tn_chord_key_event(&c, 's', true, true); /* Ctrl held, S pressed */
+    k.s = true;
+    k.modifier = true;
+    k.chord_s = c.s;
+    assert_false(tn_control_keys_input(&k, false).down);
+    k.modifier = false; /* Ctrl let go, S still held */
+    assert_false(tn_control_keys_input(&k, false).down);
+    tn_chord_key_event(&c, 's', true, false); /* its key repeats, no Ctrl */
+    k.chord_s = c.s;
+    assert_false(tn_control_keys_input(&k, false).down);
+    tn_chord_key_event(&c, 's', false, false); /* released */
+    tn_chord_key_event(&c, 's', true, false);  /* pressed alone: Down */
+    k.chord_s = c.s;
+    assert_true(tn_control_keys_input(&k, false).down);
+    /* the other letters alike; other keys change nothing */
+    tn_chord_key_event(&c, 'a', true, true);
+    tn_chord_key_event(&c, 'x', true, true);
+    k = (tn_held_keys){.a = true, .d = true, .chord_a = c.a, .chord_d = c.d};
+    tn_input in = tn_control_keys_input(&k, false);
+    assert_false(in.left);
+    assert_true(in.right);
+    k.left = true; /* the arrows are never chords */
+    assert_true(tn_control_keys_input(&k, false).left);
+    tn_chord_key_event(&c, 'a', false, true);
+    assert_false(c.a || c.d || c.w || c.s);
+}
+
 /* A drag of painted blocks is one stroke: the click that began it and the
  * tiles painted after it (tn_undo_join) are undone by one Ctrl+Z and
  * redone by one Ctrl+Y (a drag across 6 tiles took 6 Ctrl+Z); edits before
@@ -1963,6 +1999,7 @@ int main(void)
         cmocka_unit_test(test_inspect_character_keys),
         cmocka_unit_test(test_flow8_follows_the_map),
         cmocka_unit_test(test_keys_input),
+        cmocka_unit_test(test_keys_chord_released),
         cmocka_unit_test(test_undo_stroke),
         cmocka_unit_test(test_undo_says_what),
         cmocka_unit_test(test_undo_counts_steps),

@@ -99,7 +99,8 @@ typedef struct app {
      * already the state after every event SDL has read, so a Shift+click
      * whose Shift release came in the same batch read as a plain click) */
     Uint16 mods;
-    int drag_mode; /* 0 none, 1 ctrl+left pressed (pan or inspect), 2 panning */
+    tn_chord_keys chord; /* A D W S pressed with Ctrl / Alt / GUI, still held */
+    int drag_mode;       /* 0 none, 1 ctrl+left pressed (pan or inspect), 2 panning */
     int drag_x0, drag_y0;
     float drag_cam_x, drag_cam_y;
     tn_flow8_cache flow8;   /* the 8-connected field the flow overlay can show */
@@ -928,11 +929,20 @@ static tn_input keyboard_input(const app *a)
 {
     const Uint8 *k = SDL_GetKeyboardState(NULL);
     const tn_held_keys held = {
-        k[SDL_SCANCODE_LEFT],  k[SDL_SCANCODE_RIGHT],
-        k[SDL_SCANCODE_UP],    k[SDL_SCANCODE_DOWN],
-        k[SDL_SCANCODE_SPACE], k[SDL_SCANCODE_A],
-        k[SDL_SCANCODE_D],     k[SDL_SCANCODE_W],
-        k[SDL_SCANCODE_S],     (SDL_GetModState() & (KMOD_CTRL | KMOD_ALT | KMOD_GUI)) != 0,
+        .left = k[SDL_SCANCODE_LEFT],
+        .right = k[SDL_SCANCODE_RIGHT],
+        .up = k[SDL_SCANCODE_UP],
+        .down = k[SDL_SCANCODE_DOWN],
+        .space = k[SDL_SCANCODE_SPACE],
+        .a = k[SDL_SCANCODE_A],
+        .d = k[SDL_SCANCODE_D],
+        .w = k[SDL_SCANCODE_W],
+        .s = k[SDL_SCANCODE_S],
+        .modifier = (SDL_GetModState() & (KMOD_CTRL | KMOD_ALT | KMOD_GUI)) != 0,
+        .chord_a = a->chord.a,
+        .chord_d = a->chord.d,
+        .chord_w = a->chord.w,
+        .chord_s = a->chord.s,
     };
     return tn_control_keys_input(&held, a->view.picker_count > 0);
 }
@@ -1132,17 +1142,34 @@ static bool bar_mouse(app *a, const SDL_Event *ev, int x, int y)
 
 static void ui_resize(app *a);
 
+/* A D W S pressed with Ctrl, Alt or GUI and not yet released (Ctrl+S). */
+static void chord_key(app *a, const SDL_KeyboardEvent *k)
+{
+    const SDL_Scancode sc = k->keysym.scancode;
+    const char letter = sc == SDL_SCANCODE_A   ? 'a'
+                        : sc == SDL_SCANCODE_D ? 'd'
+                        : sc == SDL_SCANCODE_W ? 'w'
+                        : sc == SDL_SCANCODE_S ? 's'
+                                               : 0;
+    tn_chord_key_event(&a->chord, letter, k->type == SDL_KEYDOWN,
+                       (k->keysym.mod & (KMOD_CTRL | KMOD_ALT | KMOD_GUI)) != 0);
+}
+
 static void handle_event(app *a, const SDL_Event *ev)
 {
     switch (ev->type) {
     case SDL_QUIT: request_quit(a); break;
     case SDL_KEYDOWN:
         a->mods = ev->key.keysym.mod;
+        chord_key(a, &ev->key);
         /* anything but Esc between two quit requests takes the first back */
         if (ev->key.keysym.sym != SDLK_ESCAPE) a->quit_armed = false;
         key_down(a, &ev->key);
         break;
-    case SDL_KEYUP: a->mods = ev->key.keysym.mod; break;
+    case SDL_KEYUP:
+        a->mods = ev->key.keysym.mod;
+        chord_key(a, &ev->key);
+        break;
     case SDL_RENDER_TARGETS_RESET: /* target textures lost their pictures (Direct3D) */
     case SDL_RENDER_DEVICE_RESET: a->gfx.layer.ok = false; break;
     case SDL_WINDOWEVENT:

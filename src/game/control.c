@@ -1471,9 +1471,23 @@ tn_input tn_control_keys_input(const tn_held_keys *k, bool picker_open)
     tn_input in = {false, false, false, false};
     if (picker_open) return in; /* the picker has the keyboard */
     const bool letters = !k->modifier;
-    in.left = k->left || (letters && k->a);
-    in.right = k->right || (letters && k->d);
-    in.jump = k->up || k->space || (letters && k->w);
-    in.down = k->down || (letters && k->s);
+    in.left = k->left || (letters && k->a && !k->chord_a);
+    in.right = k->right || (letters && k->d && !k->chord_d);
+    in.jump = k->up || k->space || (letters && k->w && !k->chord_w);
+    in.down = k->down || (letters && k->s && !k->chord_s);
     return in;
+}
+
+void tn_chord_key_event(tn_chord_keys *c, char letter, bool down, bool modifier)
+{
+    bool *held = letter == 'a'   ? &c->a
+                 : letter == 'd' ? &c->d
+                 : letter == 'w' ? &c->w
+                 : letter == 's' ? &c->s
+                                 : NULL;
+    if (!held) return;
+    if (!down)
+        *held = false; /* released: the next press is a key of its own */
+    else if (modifier)
+        *held = true; /* (a press, or its repeats, without one keeps what it was) */
 }

@@ -32,8 +32,22 @@ typedef struct tn_held_keys {
     bool left, right, up, down, space; /* the arrows and Space */
     bool a, d, w, s;                   /* the letters */
     bool modifier;                     /* Ctrl, Alt or GUI */
+    /* letters pressed with a modifier and not released since (tn_chord_keys):
+     * out of the character's keys even once the modifier is let go, as a
+     * hand releasing Ctrl a moment before S does */
+    bool chord_a, chord_d, chord_w, chord_s;
 } tn_held_keys;
 tn_input tn_control_keys_input(const tn_held_keys *k, bool picker_open);
+/* Which letters went down as part of a chord (Ctrl+S) and are still held:
+ * call at each key press and release of A D W S (letter 'a', 'd', 'w',
+ * 's'; other keys are ignored) with whether Ctrl, Alt or GUI was held.
+ * Ctrl let go before S made the S held alone for a few frames a Down:
+ * saving cancelled the goto trip under way ("goto cancelled: you took the
+ * controls") and dropped the character through the platform it stood on. */
+typedef struct tn_chord_keys {
+    bool a, d, w, s;
+} tn_chord_keys;
+void tn_chord_key_event(tn_chord_keys *c, char letter, bool down, bool modifier);
 
 /* ---- simulation speed --------------------------------------------------
  * The fixed step stays 1/60 s; the speed only scales how much simulated
