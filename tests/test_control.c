@@ -564,9 +564,18 @@ static void test_count_keys(void **state)
     assert_int_equal(tn_control_count_key(w, "wanderers", -1), 0);
     assert_string_equal(tn_world_message_text(w), "no wanderer to remove (M adds one)");
     assert_int_equal(tn_control_count_key(w, "bots", 1), 1);
+    /* and what a key did is said, not the refusal before it (it stayed
+     * "no extra bot to remove (B adds one)" under the bot B added) */
+    printf("  %s\n", tn_world_message_text(w));
+    assert_string_equal(tn_world_message_text(w),
+                        "1 extra bot now (B adds one, Shift+B removes one)");
     assert_int_equal(tn_control_count_key(w, "wanderers", 1), 1);
     assert_int_equal(tn_control_count_key(w, "wanderers", 1), 2);
+    assert_string_equal(tn_world_message_text(w),
+                        "2 wanderers now (M adds one, Shift+M removes one)");
     assert_int_equal(tn_control_count_key(w, "wanderers", -1), 1);
+    assert_string_equal(tn_world_message_text(w),
+                        "1 wanderer now (M adds one, Shift+M removes one)");
     assert_true(tn_world_get(w, "bots", &n) && n == 1);
     assert_true(tn_world_get(w, "wanderers", &n) && n == 1);
     tn_error e;

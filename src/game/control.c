@@ -235,9 +235,18 @@ int tn_control_count_key(tn_world *w, const char *param, int delta)
         tn_world_message(w, "%d %ss is the most (Shift+%s removes one)", have, one, key);
         return have;
     }
+    /* say what the key did (a world message of the set's own, "only 2 of 3
+     * wanderers found room", stays): the status line kept "no extra bot to
+     * remove (B adds one)" from a Shift+B before under the bot B added */
+    char before[TN_WORLD_MSG_MAX];
+    snprintf(before, sizeof before, "%s", tn_world_message_text(w));
     tn_error err;
     tn_world_set(w, param, want, &err); /* refusals show in the HUD */
-    return tn_world_get(w, param, &n) ? (int)n : have;
+    const int now = tn_world_get(w, param, &n) ? (int)n : have;
+    if (now != have && strcmp(before, tn_world_message_text(w)) == 0)
+        tn_world_message(w, "%d %s%s now (%s adds one, Shift+%s removes one)", now, one,
+                         now == 1 ? "" : "s", key, key);
+    return now;
 }
 
 /* ---------------------------------------------------------------- undo */
