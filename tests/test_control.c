@@ -109,6 +109,29 @@ static void test_keys_chord_released(void **state)
     assert_false(c.a || c.d || c.w || c.s);
 }
 
+/* Ctrl+Z right after Ctrl+R (a reset starts the history afresh and puts
+ * the edits in MAP.autosave) said a bare "nothing to undo": it points at R
+ * while R has edits to restore; with none, and with history, as before. */
+static void test_undo_key_after_reset(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 3);
+    static tn_undo u;
+    tn_undo_clear(&u);
+    tn_undo_set_clean(&u, w);
+    assert_false(tn_undo_undo_key(&u, w, true));
+    printf("  %s\n", tn_world_message_text(w));
+    assert_string_equal(tn_world_message_text(w), "nothing to undo since the map was loaded or "
+                                                  "reset: R restores the autosaved edits");
+    assert_false(tn_undo_undo_key(&u, w, false));
+    assert_string_equal(tn_world_message_text(w), "nothing to undo");
+    tn_error e;
+    assert_true(tn_succeeded(tn_undo_edit(&u, w, 10, 22, TN_EDIT_ONEWAY, &e)));
+    assert_true(tn_undo_undo_key(&u, w, true)); /* history first */
+    assert_non_null(strstr(tn_world_message_text(w), "undo: tile (10,22)"));
+    tn_world_destroy(w);
+}
+
 /* A drag of painted blocks is one stroke: the click that began it and the
  * tiles painted after it (tn_undo_join) are undone by one Ctrl+Z and
  * redone by one Ctrl+Y (a drag across 6 tiles took 6 Ctrl+Z); edits before
@@ -2009,6 +2032,7 @@ int main(void)
         cmocka_unit_test(test_flow8_follows_the_map),
         cmocka_unit_test(test_keys_input),
         cmocka_unit_test(test_keys_chord_released),
+        cmocka_unit_test(test_undo_key_after_reset),
         cmocka_unit_test(test_undo_stroke),
         cmocka_unit_test(test_undo_says_what),
         cmocka_unit_test(test_undo_counts_steps),

@@ -864,7 +864,7 @@ static bool key_extra(app *a, SDL_Keycode sym, bool ctrl, bool shift)
         if ((sym == SDLK_z || sym == SDLK_y) && a->paint_button)
             a->paint_button = 0; /* a stroke undone: painting on would join older edits */
         if (sym == SDLK_z && !shift)
-            tn_undo_undo(&a->undo, a->w);
+            tn_undo_undo_key(&a->undo, a->w, a->restore_offered);
         else if (sym == SDLK_y || (sym == SDLK_z && shift))
             tn_undo_redo(&a->undo, a->w);
         else if (sym == SDLK_r)

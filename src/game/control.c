@@ -450,6 +450,16 @@ bool tn_undo_undo(tn_undo *u, tn_world *w)
     return true;
 }
 
+bool tn_undo_undo_key(tn_undo *u, tn_world *w, bool restore_offered)
+{
+    if (u->count == 0 && restore_offered) {
+        tn_world_message(w, "nothing to undo since the map was loaded or reset: R restores the "
+                            "autosaved edits");
+        return false;
+    }
+    return tn_undo_undo(u, w);
+}
+
 bool tn_undo_redo(tn_undo *u, tn_world *w)
 {
     if (u->redo == 0) {

@@ -183,6 +183,11 @@ void tn_undo_join(tn_undo *u, bool on);
  * that edit on, and the world's message says why). */
 bool tn_undo_undo(tn_undo *u, tn_world *w);
 bool tn_undo_redo(tn_undo *u, tn_world *w);
+/* Ctrl+Z: tn_undo_undo; with nothing to undo while autosaved edits are
+ * offered (R), which is so right after Ctrl+R (a reset starts the history
+ * afresh and puts the edits in MAP.autosave), the status line points at R
+ * rather than a bare "nothing to undo" (a Ctrl+Z to take a reset back). */
+bool tn_undo_undo_key(tn_undo *u, tn_world *w, bool restore_offered);
 
 /* ---- settings ----------------------------------------------------------
  * $XDG_CONFIG_HOME/tilenav/settings (or ~/.config/tilenav/settings): lines
