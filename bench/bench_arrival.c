@@ -22,7 +22,12 @@
  * in a game: off the walk's lattice for a PX that is no multiple of a walk
  * step); the failure scripts do not replay the push.  --push-air: the
  * push comes instead at the first frame from frame 10 the body is in the
- * air (a hit during a jump or a fall).
+ * air (a hit during a jump or a fall).  With a push, each failure is
+ * also told apart by where the push threw the body: when the graph
+ * planner (the character's profile; with the classic planner a graph is
+ * built for the level then) has no whole plan to the goal from the first
+ * ground the body stood on after the push, the goal was out of reach
+ * from there ("out of reach after the push"), whatever the bot did.
  * Usage: tilenav-bench arrival [--levels N] [--goals K] [--seed S] [--out DIR]
  *                              [--size WxH] [--quiet] [--planner classic|graph]
  *                              [--push PX [--push-air]]
@@ -31,6 +36,7 @@
 #include "bench.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +46,7 @@
 #include "tn_bot.h"
 #include "tn_levelgen.h"
 #include "tn_path.h"
+#include "tn_surf.h"
 
 #define PAIR_TRIES 300
 
@@ -48,6 +55,8 @@ typedef struct outcome {
     int frames;
     tn_bot_info info;
     int end_x, end_y;
+    bool landed;        /* the body stood on ground after the push */
+    tn_body after_push; /* there, the first frame it did */
 } outcome;
 
 static bool standing(const tn_map *m, int x, int y, int w, int h)
@@ -87,6 +96,8 @@ static outcome run_bot(tn_bot *bot, tn_path *pf, const tn_map *m, const tn_phys_
             !tn_body_box_blocked(m, p, body.x + push, body.y, body.w, body.h))
             body.x += push, pushed = true;
         tn_body_step(&body, m, p, in);
+        if (pushed && push != 0.0f && !o.landed && body.on_ground)
+            o.landed = true, o.after_push = body;
     }
     o.frames = f;
     o.info = tn_bot_get_info(bot);
@@ -105,6 +116,26 @@ static outcome run_bot(tn_bot *bot, tn_path *pf, const tn_map *m, const tn_phys_
         o.arrived = o.info.state == TN_BOT_ARRIVED && body.on_ground && o.end_x == gx &&
                     o.end_y == gy && feet == (float)((gy + 1) * p->tile_px);
     return o;
+}
+
+/* Whether g has a whole plan to (gx, gy) from where b stands: its node,
+ * or one of the nearest two each side on its row (a body pushed off the
+ * walk's lattice stands between nodes, as tn_bot's start_node takes). */
+static bool graph_reaches(tn_surf *g, const tn_body *b, const tn_phys_params *p, int gx, int gy)
+{
+    int cand[5] = {tn_surf_node_of_body(g, b), -1, -1, -1, -1};
+    const int row = (int)lroundf((b->y + (float)b->h * p->tile_px) / p->tile_px);
+    const int j = tn_surf_lattice_j(g, b->x);
+    for (int d = 1, k = 1; d <= 2; d++) {
+        cand[k++] = tn_surf_node_at(g, row, j + d);
+        cand[k++] = tn_surf_node_at(g, row, j - d);
+    }
+    for (int k = 0; k < 5; k++) {
+        if (cand[k] < 0) continue;
+        tn_status s = tn_surf_find(g, cand[k], gx, gy, NULL, 0, NULL, NULL, NULL);
+        if (tn_succeeded(s) && !tn_status_detail(s, TN_PARTIAL_RESULT)) return true;
+    }
+    return false;
 }
 
 static int write_failure(const char *dir, int level, int k, tn_map *m, int sx, int sy, int gx,
@@ -230,6 +261,7 @@ int bench_arrival(int argc, char **argv)
     int *frames = bench_alloc(sizeof(int) * (size_t)levels * (size_t)goals);
     double *fr = bench_alloc(sizeof(double) * (size_t)levels * (size_t)goals);
     int runs = 0, arrived = 0, skipped = 0, replans = 0;
+    int thrown = 0; /* failures out of reach after the push (see the top) */
     int fail_tab[9][9] = {{0}}, run_tab[9][9] = {{0}};
     double t0 = bench_now();
     printf("arrival: %d levels x %d goals, %dx%d tiles, seed %llu, %s planner, failures in %s\n",
@@ -237,7 +269,7 @@ int bench_arrival(int argc, char **argv)
     if (push != 0.0)
         printf("each body pushed %g px once, %s, from frame 10\n", push,
                air ? "in the air" : "on the ground");
-    tn_surf *g = NULL;
+    tn_surf *g = NULL, *cg = NULL; /* cg: the classic run's graph for failures */
     double build_s = 0.0;
     for (int L = 0; L < levels; L++) {
         tn_rng rng;
@@ -260,6 +292,8 @@ int bench_arrival(int argc, char **argv)
             build_s += bench_now() - tb;
         }
         tn_bot_set_graph(bot, g);
+        tn_surf_destroy(cg);
+        cg = NULL;
         for (int k = 0; k < goals; k++) {
             int sx = 0, sy = 0, gx = 0, gy = 0, raw = 0;
             bool ok = false;
@@ -300,11 +334,22 @@ int bench_arrival(int argc, char **argv)
             }
             fail_tab[jump][(h - 1) * 3 + w - 1]++;
             write_failure(out, L, k, m, sx, sy, gx, gy, w, h, jump, budget);
+            bool out_of_reach = false;
+            if (push != 0.0 && o.landed) {
+                if (!graph && !cg) {
+                    tn_surf_profile prof = tn_surf_profile_make(w, h, &p);
+                    tn_surf_create(m, &prof, NULL, &cg, NULL);
+                }
+                tn_surf *rg = graph ? g : cg;
+                out_of_reach = rg && !graph_reaches(rg, &o.after_push, &p, gx, gy);
+                thrown += out_of_reach;
+            }
             if (!quiet)
                 printf("  FAIL level %d pair %d: %dx%d jump %d (%d,%d)->(%d,%d): %s after %d "
-                       "frames at (%d,%d), %d replans  [%s/fail_%d_%d.map]\n",
+                       "frames at (%d,%d), %d replans%s  [%s/fail_%d_%d.map]\n",
                        L, k, w, h, jump, sx, sy, gx, gy, tn_bot_state_name(o.info.state), o.frames,
-                       o.end_x, o.end_y, o.info.replans, out, L, k);
+                       o.end_x, o.end_y, o.info.replans,
+                       out_of_reach ? "; out of reach after the push" : "", out, L, k);
         }
     }
     double secs = bench_now() - t0;
@@ -324,10 +369,15 @@ int bench_arrival(int argc, char **argv)
            runs ? 100.0 * arrived / runs : 0.0, graph ? "99.9" : "99");
     printf("median frames %.0f per arrival (%.2f s of game time)\n", med, med / 60.0);
     printf("re-plans      %d (%.3f per run)\n", replans, runs ? (double)replans / runs : 0.0);
+    if (push != 0.0)
+        printf("failed        %d; out of reach after the push %d (the graph has no whole plan to "
+               "the goal from the first ground the body stood on after it)\n",
+               runs - arrived, thrown);
     printf("wall time     %.1f s", secs);
     if (graph) printf(" (graph builds %.1f s)", build_s);
     printf("\n");
     tn_surf_destroy(g);
+    tn_surf_destroy(cg);
     free(frames);
     free(fr);
     tn_bot_destroy(bot);
