@@ -1149,6 +1149,35 @@ static void test_classic_pushed_same_failure_realigns(void **state)
     }
 }
 
+/* The column test in the air counts the column a step off the lattice
+ * reaches into; a block of that column beside the box only stops the
+ * step on the tile edge (a wall's contact: back on the lattice, at the
+ * plan's column), so it is no reason to hold still.  At the apex of a jump
+ * over a pit a wall's block there kept the body a part of a step short of
+ * its node and it fell into the pit (PARTIAL: level 406 of tilenav-bench
+ * arrival, 2x1, jump 6, two trips); rising beside a wall it could have
+ * touched, it stayed off the lattice, and further on a drop through a
+ * one-way platform came back up onto it again and again until STUCK
+ * (level 495, 1x1, jump 8); pushed 1.3 px on the ground. */
+static void test_classic_pushed_steps_into_a_wall(void **state)
+{
+    (void)state;
+    static const struct {
+        int L, w, h, jump, x, y, gx, gy;
+    } lv[] = {{406, 2, 1, 6, 13, 2, 45, 20},
+              {406, 2, 1, 6, 12, 20, 40, 19},
+              {495, 1, 1, 8, 19, 27, 21, 6}};
+    for (int k = 0; k < 3; k++) {
+        classic_rig r = classic_rig_level(lv[k].L, (float)lv[k].jump);
+        int replans = 0;
+        if (!classic_pushed_trip(r.m, r.pf, r.bot, &r.p, lv[k].w, lv[k].h, lv[k].x, lv[k].y,
+                                 lv[k].gx, lv[k].gy, 1.3f, 10, 3000, &replans))
+            fail_msg("level %d (%d,%d)->(%d,%d): %s after %d re-plans", lv[k].L, lv[k].x, lv[k].y,
+                     lv[k].gx, lv[k].gy, tn_bot_state_name(tn_bot_get_info(r.bot).state), replans);
+        classic_rig_free(&r);
+    }
+}
+
 /* A classic bot pushed 1 px right every frame (a wind): it pressed jump
  * on the lattice, the push moved the box under a block before the step and
  * the jump came down on its tile at once.  The "same failure again" rule
@@ -3383,6 +3412,7 @@ int main(void)
         cmocka_unit_test(test_classic_pushed_no_wall_looks_once),
         cmocka_unit_test(test_classic_pushed_ledge_side),
         cmocka_unit_test(test_classic_pushed_same_failure_realigns),
+        cmocka_unit_test(test_classic_pushed_steps_into_a_wall),
         cmocka_unit_test(test_classic_same_failure_from_the_lattice),
         cmocka_unit_test(test_classic_lattice_walk_not_again),
         cmocka_unit_test(test_classic_ledge_look_held),

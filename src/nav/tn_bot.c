@@ -1965,6 +1965,15 @@ static bool stripe_clear(const tn_bot *b, const tn_map *m, const tn_body *body,
         const float in_tile = body->x - (float)L * T, step = b->phys.walk_speed * b->phys.dt;
         if (dir < 0 && in_tile < step - e) col2 = L - 1;
         if (dir > 0 && in_tile > T - step + e) col2 = L + body->w + 1;
+        /* unless a block of that column beside the box's rows stops the
+         * step on its edge (a wall's contact: the box then fills `col` and
+         * is back on the lattice, at the plan's column).  Level 406 of
+         * tilenav-bench arrival (2x1, jump 6), pushed 1.3 px: at the apex
+         * of a jump over a pit, a wall's block in that column kept the
+         * body from the step that put it on its node, and it fell in */
+        const int b0 = (int)floorf((body->y + e) / T), b1 = (int)ceilf((body->y + H - e) / T) - 1;
+        for (int r = b0; r <= b1 && col2 != col; r++)
+            if (tn_map_tile(m, col2, r) == TN_TILE_BLOCK) col2 = col;
     }
     int r0 = (int)floorf((body->y + e) / T);
     int r0b = to->y - body->h + 1;
