@@ -1178,6 +1178,31 @@ static void test_classic_pushed_steps_into_a_wall(void **state)
     }
 }
 
+/* Off the lattice within a part of a step of a tile edge, the column a
+ * step enters is the one after the edge, as for the aligned body there:
+ * the column test also counted the one the box all but covers already,
+ * and a block above it held a body still a part of a step short of the
+ * plan's column while the rise in which it had to move on ran out; it
+ * jumped into the same ceiling until STUCK (levels 357, 1x3, jump 8;
+ * 210, 1x2, jump 8; 36, 1x1, jump 5; pushed -0.9 px on the ground). */
+static void test_classic_pushed_column_entered(void **state)
+{
+    (void)state;
+    static const struct {
+        int L, w, h, jump, x, y, gx, gy;
+    } lv[] = {
+        {357, 1, 3, 8, 20, 24, 36, 11}, {210, 1, 2, 8, 3, 17, 27, 8}, {36, 1, 1, 5, 15, 20, 14, 7}};
+    for (int k = 0; k < 3; k++) {
+        classic_rig r = classic_rig_level(lv[k].L, (float)lv[k].jump);
+        int replans = 0;
+        if (!classic_pushed_trip(r.m, r.pf, r.bot, &r.p, lv[k].w, lv[k].h, lv[k].x, lv[k].y,
+                                 lv[k].gx, lv[k].gy, -0.9f, 10, 3000, &replans))
+            fail_msg("level %d (%d,%d)->(%d,%d): %s after %d re-plans", lv[k].L, lv[k].x, lv[k].y,
+                     lv[k].gx, lv[k].gy, tn_bot_state_name(tn_bot_get_info(r.bot).state), replans);
+        classic_rig_free(&r);
+    }
+}
+
 /* A classic bot pushed 1 px right every frame (a wind): it pressed jump
  * on the lattice, the push moved the box under a block before the step and
  * the jump came down on its tile at once.  The "same failure again" rule
@@ -3413,6 +3438,7 @@ int main(void)
         cmocka_unit_test(test_classic_pushed_ledge_side),
         cmocka_unit_test(test_classic_pushed_same_failure_realigns),
         cmocka_unit_test(test_classic_pushed_steps_into_a_wall),
+        cmocka_unit_test(test_classic_pushed_column_entered),
         cmocka_unit_test(test_classic_same_failure_from_the_lattice),
         cmocka_unit_test(test_classic_lattice_walk_not_again),
         cmocka_unit_test(test_classic_ledge_look_held),

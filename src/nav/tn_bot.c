@@ -1957,11 +1957,18 @@ static bool stripe_clear(const tn_bot *b, const tn_map *m, const tn_body *body,
     /* the column being entered: partly covered already, or the next one */
     const int L = (int)floorf((body->x + e) / T);
     const bool aligned = body->x - (float)L * T < e;
-    const int col = dir > 0 ? L + body->w : (aligned ? L - 1 : L);
+    int col = dir > 0 ? L + body->w : (aligned ? L - 1 : L);
     /* a body off the walk lattice (pushed) is a part of a step from a tile
-     * edge: its step can reach into the column after that one too */
-    int col2 = col;
+     * edge: its step can reach into the column after that one too, and
+     * then that one is the column entered, as for the aligned body at
+     * that edge (the box covers all but a part of a step of `col`
+     * already, and a block there meets it whether it moves or not).
+     * Counting `col` too held a body a part of a step short of the plan's
+     * column while the rise in which it had to move on ran out, and it
+     * jumped into the same ceiling again and again until STUCK (level 357
+     * of tilenav-bench arrival, 1x3, jump 8, pushed -0.9 px) */
     if (!aligned && off_lattice(b, body)) {
+        int col2 = col;
         const float in_tile = body->x - (float)L * T, step = b->phys.walk_speed * b->phys.dt;
         if (dir < 0 && in_tile < step - e) col2 = L - 1;
         if (dir > 0 && in_tile > T - step + e) col2 = L + body->w + 1;
@@ -1974,6 +1981,7 @@ static bool stripe_clear(const tn_bot *b, const tn_map *m, const tn_body *body,
         const int b0 = (int)floorf((body->y + e) / T), b1 = (int)ceilf((body->y + H - e) / T) - 1;
         for (int r = b0; r <= b1 && col2 != col; r++)
             if (tn_map_tile(m, col2, r) == TN_TILE_BLOCK) col2 = col;
+        col = col2;
     }
     int r0 = (int)floorf((body->y + e) / T);
     int r0b = to->y - body->h + 1;
@@ -1988,8 +1996,7 @@ static bool stripe_clear(const tn_bot *b, const tn_map *m, const tn_body *body,
     int r1 = (int)ceilf((body->y + H - e) / T) - 1;
     if (to->y > r1) r1 = to->y;
     for (int r = r0; r <= r1; r++)
-        if (tn_map_tile(m, col, r) == TN_TILE_BLOCK || tn_map_tile(m, col2, r) == TN_TILE_BLOCK)
-            return false;
+        if (tn_map_tile(m, col, r) == TN_TILE_BLOCK) return false;
     /* in the air: a one-way platform in that column between the feet and
      * `to`'s bottom row would be landed on, now or after the apex (one the
      * body rises through from below is above its feet's row; one the path
@@ -1997,9 +2004,7 @@ static bool stripe_clear(const tn_bot *b, const tn_map *m, const tn_body *body,
     if (!body->on_ground) {
         const float feet = body->y + H;
         for (int r = (int)ceilf((feet - e) / T); r <= to->y; r++)
-            if (tn_map_tile(m, col, r) == TN_TILE_ONEWAY ||
-                tn_map_tile(m, col2, r) == TN_TILE_ONEWAY)
-                return false;
+            if (tn_map_tile(m, col, r) == TN_TILE_ONEWAY) return false;
     }
     return true;
 }
