@@ -1203,6 +1203,27 @@ static void test_classic_pushed_column_entered(void **state)
     }
 }
 
+/* Pushed onto a one-way platform whose way up is a gap exactly the box's
+ * width, with no wall on it and no side to its ends (one-way tiles have
+ * none): it jumped into the gap's edge until STUCK.  It now walks off an
+ * end, pressing back, lands off the lattice and walks into a wall of the
+ * ground it lands on, then plans (level 49 of tilenav-bench arrival, 2x2,
+ * jump 6, pushed 1.3 and -2.5 px). */
+static void test_classic_pushed_one_way_ledge(void **state)
+{
+    (void)state;
+    const float push[] = {1.3f, -2.5f};
+    for (int k = 0; k < 2; k++) {
+        classic_rig r = classic_rig_level(49, 6.0f);
+        int replans = 0;
+        if (!classic_pushed_trip(r.m, r.pf, r.bot, &r.p, 2, 2, 40, 24, 32, 5, push[k], 10, 3000,
+                                 &replans))
+            fail_msg("pushed %.1f px: %s after %d re-plans", (double)push[k],
+                     tn_bot_state_name(tn_bot_get_info(r.bot).state), replans);
+        classic_rig_free(&r);
+    }
+}
+
 /* A classic bot pushed 1 px right every frame (a wind): it pressed jump
  * on the lattice, the push moved the box under a block before the step and
  * the jump came down on its tile at once.  The "same failure again" rule
@@ -3439,6 +3460,7 @@ int main(void)
         cmocka_unit_test(test_classic_pushed_same_failure_realigns),
         cmocka_unit_test(test_classic_pushed_steps_into_a_wall),
         cmocka_unit_test(test_classic_pushed_column_entered),
+        cmocka_unit_test(test_classic_pushed_one_way_ledge),
         cmocka_unit_test(test_classic_same_failure_from_the_lattice),
         cmocka_unit_test(test_classic_lattice_walk_not_again),
         cmocka_unit_test(test_classic_ledge_look_held),

@@ -2124,15 +2124,37 @@ static int wall_side(tn_bot *b, const tn_map *m, const tn_body *body, int *steps
 /* Searches a look asks at most (one per landing tile met). */
 #define LEDGE_SEARCHES 4
 
+/* A fall off a ledge that met no side (a one-way platform's end has
+ * none) and landed off the lattice at t after *f frames: where its ground
+ * has a wall (wall_side), t becomes the body walked into it (back on the
+ * lattice) and *f counts the walk too; false when it has none.  Level 49
+ * of tilenav-bench arrival (2x2, jump 6), pushed 1.3 or -2.5 px onto a
+ * one-way platform whose way up is a gap exactly the box's width: no
+ * wall on it and no side to its ends, it jumped into the gap's edge
+ * until STUCK; off its end it lands on blocks beside a wall. */
+static bool one_way_landing(tn_bot *b, const tn_map *m, tn_body *t, int *f)
+{
+    if (!off_lattice(b, t)) return false;
+    int steps = 0, offk[2];
+    tn_body off[2];
+    const int d = wall_side(b, m, t, &steps, off, offk);
+    if (!d) return false;
+    for (int k = 0; k < steps; k++, b->look_steps++) tn_body_step(t, m, &b->phys, walk_toward(d));
+    *f += steps;
+    return t->on_ground && !off_lattice(b, t);
+}
+
 /* No wall on its ground (wall_side found none): the walk off an end of
  * it (wall_side's walks, off[] and offk[]), then, after `wait` frames of
  * no key, back toward the ledge until the box meets its side in the air
  * (a wall's contact: back on the lattice), then a fall with no key to the
- * ground.  Of both ends and every wait up to LEDGE_WAITS, the fewest
+ * ground; or, with no wait, back toward the ledge to the ground, where
+ * it met no side (one_way_landing: a one-way platform's end), and into a
+ * wall there.  Of both ends and every wait up to LEDGE_WAITS, the fewest
  * frames that land where the classic planner has a whole path to the goal
  * (asked of pf; a fall that loses the goal is not taken); the direction in
  * *dir, the wait in *wait and the frames to leave the ground plus the
- * flight in *steps; at most LEDGE_SEARCHES searches, the landings met
+ * flight (and the walk into a wall) in *steps; at most LEDGE_SEARCHES searches, the landings met
  * first.  False when none does (a ledge with no side under it, a fall onto
  * nothing that leads on).  Level 320 of tilenav-bench arrival (3x2, jump
  * 4), pushed 1.3 px on a platform whose one way down is a hole exactly the
@@ -2152,7 +2174,9 @@ static bool ledge_side(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body of
             int f = 0;
             for (; f < LEDGE_FALL && !t.on_ground && off_lattice(b, &t); f++, b->look_steps++)
                 tn_body_step(&t, m, &b->phys, f < w ? none : walk_toward(-d));
-            if (t.on_ground || off_lattice(b, &t)) continue; /* (landed, or no side met) */
+            /* (landed: no side met; with no wait, a wall where it landed) */
+            if (t.on_ground && (w > 0 || !one_way_landing(b, m, &t, &f))) continue;
+            if (!t.on_ground && off_lattice(b, &t)) continue; /* (no side met) */
             for (; f < LEDGE_FALL && !t.on_ground; f++, b->look_steps++)
                 tn_body_step(&t, m, &b->phys, none);
             if (!t.on_ground || k + f >= best) continue;
@@ -2335,6 +2359,13 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
         b->airborne = false;
         b->nudged = false;
         if (b->jump_phase == JUMP_HOLD) b->jump_phase = JUMP_NONE;
+        if (b->wall_dir && b->ledge == 1) {
+            /* off a ledge with no side (one-way), landed off the lattice
+             * where ledge_side found a wall on the ground: walk into it */
+            b->wall_dir = 0;
+            b->ledge = 0;
+            if (start_wall_walk(b, pf, m, body)) return walk_toward(b->wall_dir);
+        }
         float feet = body->y + (float)body->h * T;
         int land = -1;
         for (int i = b->cur; i < b->n; i++)

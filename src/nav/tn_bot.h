@@ -79,11 +79,14 @@
  *    there ("back on the lattice"); with no such wall it walks off an end
  *    of its ground and, in the air (after 0..8 frames of no key), back
  *    into the ledge's side, which stops the box on a tile edge too, then
- *    falls with no key and plans on landing: only where the classic
- *    planner has a whole path from that landing (the fewest frames of both
- *    ends and waits; at most 4 searches, with pf); with neither it goes on
- *    as before (it looks once a plan: tn_body_step on a copy, up to
- *    2 x 384 steps and 18 flights of at most 600 frames; not again from
+ *    falls with no key and plans on landing; off an end with no side (a
+ *    one-way platform's) pressing back, it lands off the lattice and walks
+ *    into the nearer wall of the ground it lands on, then plans: only
+ *    where the classic planner has a whole path from that landing or wall
+ *    (the fewest frames of both ends and waits; at most 4 searches, with
+ *    pf); with neither it goes on as before (it looks once a plan:
+ *    tn_body_step on a copy, up to 2 x 384 steps, 18 flights of at most
+ *    600 frames and from 2 landings 2 x 384 steps each; not again from
  *    the tile where the last walk that got there began, for a goal), and a walk held
  *    from its wall for stuck_steps frames more
  *    than it takes counts as stuck.  Only where the walking step divides a
