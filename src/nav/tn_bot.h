@@ -69,8 +69,9 @@
  *    float drift); the column test in the air counts the column a step
  *    reaches into (for the one the box all but covers already, as for the
  *    aligned body at that tile edge), unless a block of it beside the box
- *    stops the step on the edge (a wall's contact).  Where neither works (the way needs the plan's columns
- *    exactly: a hole or shaft the box's width), when stuck, and when a
+ *    stops the step on the edge (a wall's contact).  Where neither works
+ *    (the way needs the plan's columns exactly: a hole or shaft the box's
+ *    width), when stuck, and when a
  *    jump comes down on the tile it was pressed on or a landing off the
  *    path is on the tile of the last one (the same failure again, from a
  *    take-off off the lattice), it first
