@@ -1803,6 +1803,28 @@ static void test_inspect_character_keys(void **state)
     assert_true(tn_inspect_text(w, TN_INSPECT_CHARACTER, 0, buf, sizeof buf));
     if (!strstr(buf, "\nkeys now   right jump \n")) fail_msg("card: %s", buf);
     tn_world_destroy(w);
+    /* while its goto bot drives, the bot's keys: the card read "keys now
+     * none" beside "input left" for a bot walking left (a playtest found) */
+    w = tu_load_world("maps/demo.map", 1);
+    for (int i = 0; i < 120; i++) tn_world_step(w);
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    tn_world_click(w, 47, 20, TN_CLICK_LEFT, false, NULL);
+    bool seen = false;
+    for (int i = 0; i < 60 && !seen; i++) {
+        tn_world_step(w);
+        const tn_bot *b = tn_wbots_character_bot(w);
+        tn_input in = tn_bot_get_info(b).input;
+        if (!(in.left || in.right || in.jump || in.down)) continue;
+        seen = true;
+        assert_true(tn_inspect_text(w, TN_INSPECT_CHARACTER, 0, buf, sizeof buf));
+        if (strstr(buf, "\nkeys now   none\n")) fail_msg("card: %s", buf);
+        char want[64];
+        snprintf(want, sizeof want, "\nkeys now   %s%s%s%s\n", in.left ? "left " : "",
+                 in.right ? "right " : "", in.jump ? "jump " : "", in.down ? "down " : "");
+        if (!strstr(buf, want)) fail_msg("want '%s' in card: %s", want + 1, buf);
+    }
+    assert_true(seen);
+    tn_world_destroy(w);
 }
 
 /* An extra bot whose re-plan waits for the step's planning budget

@@ -1270,7 +1270,7 @@ bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t c
         tn_body_tile(tn_world_character(w), tn_world_phys(w), &tx, &ty);
         /* the keys the character presses now, yours or its bot's (the
          * bot's lines below are its own: idle or done while you drive) */
-        const tn_input k = tn_world_input(w);
+        const tn_input k = tn_world_character_keys(w);
         n = snprintf(buf, cap,
                      "character (its goto bot)\ntile       %d,%d  %s\nkeys now   %s%s%s%s%s\n", tx,
                      ty, tn_world_character(w)->on_ground ? "on the ground" : "in the air",

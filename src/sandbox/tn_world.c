@@ -365,6 +365,7 @@ tn_status tn_world_replace_map(tn_world *w, tn_map *map, tn_error *err)
     tn_free(&w->alloc, old_taken);
     w->map_serial++;
     w->dirty = false;
+    w->bot_keys = (tn_input){0}; /* its bot was cleared */
     reapply_params(w, vals, have);
     return TN_OK;
 }
@@ -376,6 +377,7 @@ void tn_world_step(tn_world *w)
     tn_input in = w->input;
     bool player = in.left || in.right || in.down || in.jump;
     tn_wbots_drive(w, &in, player); /* the only part that drives */
+    w->bot_keys = player ? (tn_input){0} : in;
     tn_body_step(&w->character, w->map, &w->phys, in);
     tn_wbots_step(w);
     tn_wenemies_step(w);
@@ -754,6 +756,12 @@ bool tn_world_covered_start(const tn_world *w, int *x, int *y)
 const tn_body *tn_world_character(const tn_world *w) { return &w->character; }
 const tn_phys_params *tn_world_phys(const tn_world *w) { return &w->phys; }
 tn_input tn_world_input(const tn_world *w) { return w->input; }
+
+tn_input tn_world_character_keys(const tn_world *w)
+{
+    const tn_input p = w->input;
+    return p.left || p.right || p.jump || p.down ? p : w->bot_keys;
+}
 long tn_world_frame(const tn_world *w) { return w->frame; }
 uint32_t tn_world_map_serial(const tn_world *w) { return w->map_serial; }
 tn_tool tn_world_tool(const tn_world *w) { return w->tool; }

@@ -285,8 +285,11 @@ const tn_map *tn_world_map(const tn_world *w);
 bool tn_world_covered_start(const tn_world *w, int *x, int *y);
 const tn_body *tn_world_character(const tn_world *w);
 const tn_phys_params *tn_world_phys(const tn_world *w);
-/* The player's keys as last set (tn_world_set_input or a bot's drive). */
+/* The player's keys as last set (tn_world_set_input). */
 tn_input tn_world_input(const tn_world *w);
+/* The keys the character presses now: the player's when any is held, else
+ * those its goto bot pressed in the last step (none while it stands). */
+tn_input tn_world_character_keys(const tn_world *w);
 long tn_world_frame(const tn_world *w); /* steps taken */
 /* Changes each time tn_world_replace_map puts another map in (0 for the
  * first): something made from the map outside the world is stale when

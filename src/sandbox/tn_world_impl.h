@@ -12,7 +12,8 @@ struct tn_world {
     tn_allocator alloc;
     tn_phys_params phys;
     tn_body character;
-    tn_input input; /* the player's keys, read by the next step */
+    tn_input input;    /* the player's keys, read by the next step */
+    tn_input bot_keys; /* its bot's keys in the last step (none: the player drove) */
     tn_rng rng;
     uint64_t seed;
     int graph_threads; /* tn_world_config.graph_threads */
