@@ -419,6 +419,33 @@ static void test_draw_and_determinism(void **state)
     assert_string_equal(a, b);
 }
 
+/* Wanderers made on a big map start 6..20 tiles from their target (the
+ * character): 400 random tries over a 1024x1024 map miss that ring (0.1%
+ * of it), and they were put anywhere in the target's region (the HUD read
+ * "wanderers 2: mean 686.3 tiles from the character", a playtest found). */
+static void test_wanderers_near_target_on_big_map(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(1024, 1024, NULL, &m, NULL)));
+    for (int x = 0; x < 1024; x++) tn_map_set_tile(m, x, 1023, TN_TILE_BLOCK, NULL);
+    m->start_x = 512, m->start_y = 1022;
+    tn_world_config cfg = tn_world_default_config();
+    tn_world *w;
+    tn_error e;
+    if (tn_failed(tn_world_create(m, &cfg, NULL, &w, &e))) fail_msg("%s", e.msg);
+    assert_true(tn_succeeded(tn_world_set(w, "wanderers", 16, &e)));
+    const tn_wagents *s = tn_wagents_of(w);
+    assert_int_equal(s->nwanderers, 16);
+    float tx, ty;
+    tn_wagents_target(w, &tx, &ty);
+    for (int i = 0; i < s->nwanderers; i++) {
+        float d = hypotf(s->wanderers[i].x - tx, s->wanderers[i].y - ty) / T;
+        if (d > 29.0f) fail_msg("wanderer %d is %.1f tiles from its target", i + 1, (double)d);
+    }
+    tn_world_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -430,6 +457,7 @@ int main(void)
         cmocka_unit_test(test_draw_and_determinism),
         cmocka_unit_test(test_map_without_room),
         cmocka_unit_test(test_setters_check_ranges),
+        cmocka_unit_test(test_wanderers_near_target_on_big_map),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
