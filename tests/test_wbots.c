@@ -1580,6 +1580,33 @@ static void test_background_build(void **state)
     tn_world_destroy(w);
 }
 
+/* Extra bots wait for their graph while it builds in the background; the
+ * HUD says so (it read "2 bots: 0/0 trips done", as if idle, for the 8 s
+ * of a 1024x1024 build, a playtest found), and no more once it is built. */
+static void test_background_build_bots_hud(void **state)
+{
+    (void)state;
+    tn_world *w = world("maps/demo.map");
+    tn_world_set_clock(w, bg_clock); /* every build "takes" 60 ms or more */
+    tn_world_build_graphs_in_background(w, true);
+    assert_true(tn_succeeded(tn_world_goto(w, 10, 12, NULL))); /* the first: at once */
+    assert_non_null(tn_wbots_character_graph(w));
+    assert_true(tn_succeeded(tn_world_set(w, "bots", 2, NULL)));
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 5.0, NULL)));
+    tn_world_step(w);
+    char hud[1024];
+    assert_null(tn_wbots_character_graph(w)); /* building */
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "2 bots: 0/0 trips done, waiting for their graph (building in the "
+                     "background)"))
+        fail_msg("HUD: %s", hud);
+    int steps;
+    assert_true(step_until_graph(w, &steps));
+    tn_world_hud(w, hud, sizeof hud);
+    if (strstr(hud, "waiting for their graph")) fail_msg("HUD: %s", hud);
+    tn_world_destroy(w);
+}
+
 /* An allocator whose gate, while closed, holds every allocation made off
  * the main thread (a background build's) until it opens, or for 2 s at
  * most (then gate_timed_out): a build kept under way for as long as a test
@@ -4229,6 +4256,7 @@ int main(void)
         cmocka_unit_test(test_held_slider_builds_once_on_release),
 #if !defined(__STDC_NO_THREADS__)
         cmocka_unit_test(test_background_build),
+        cmocka_unit_test(test_background_build_bots_hud),
         cmocka_unit_test(test_background_first_build_note),
         cmocka_unit_test(test_click_does_not_wait_for_another_build),
         cmocka_unit_test(test_classic_compare_in_background),

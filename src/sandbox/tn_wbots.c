@@ -2493,7 +2493,7 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
     const bool edited = i.active && !i.pending_reason[0] && s->sn_seen == i.plans &&
                         s->plan_rev != w->map->revision;
     if (edited) i.pending_reason = "map edited";
-    char extra[160] = "";
+    char extra[256] = "";
     const int waits = waiting_count(s);
     const int slicing = planning_bot(s);
     char planning[48] = "";
@@ -2502,12 +2502,18 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
         snprintf(planning, sizeof planning, ", bot %d planning (%d slice%s so far)", slicing + 1, k,
                  k == 1 ? "" : "s");
     }
+    /* the bots (the character's size) wait for their graph while it builds
+     * in the background: said, or "2 bots: 0/0 trips done" read as idle */
+    const char *build =
+        s->job.running && !s->job.repair && graph_mode(w, s) && !tn_wbots_character_graph(w)
+            ? ", waiting for their graph (building in the background)"
+            : "";
     if (s->n && waits)
-        snprintf(extra, sizeof extra, " | %d bot%s: %d/%d trips done%s, %d waiting to plan", s->n,
-                 PLURAL(s->n), s->arrivals, s->trips, planning, waits);
+        snprintf(extra, sizeof extra, " | %d bot%s: %d/%d trips done%s, %d waiting to plan%s", s->n,
+                 PLURAL(s->n), s->arrivals, s->trips, planning, waits, build);
     else if (s->n)
-        snprintf(extra, sizeof extra, " | %d bot%s: %d/%d trips done%s", s->n, PLURAL(s->n),
-                 s->arrivals, s->trips, planning);
+        snprintf(extra, sizeof extra, " | %d bot%s: %d/%d trips done%s%s", s->n, PLURAL(s->n),
+                 s->arrivals, s->trips, planning, build);
     if (s->defer)
         return snprintf(buf, cap,
                         "bot [graph]: waiting | goto (%d,%d): planned when its graph is "
