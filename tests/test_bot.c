@@ -2305,6 +2305,48 @@ static void test_jump_left_reported(void **state)
     grig_free(&r);
 }
 
+/* A graph bot's "jump left" is the steps it still holds jump in the edge
+ * it replays, as the classic bot's (it was 0 for every graph jump, so the
+ * inspect card read "input left jump, jump left 0 frames", a playtest
+ * found): at each step that holds jump, the steps holding it after. */
+static void test_graph_jump_left_reported(void **state)
+{
+    (void)state;
+    const char *text = ("tilenav-map 1\nsize 20 12\ntiles\n"
+                        "....................\n....................\n"
+                        "....................\n....................\n"
+                        "....................\n....................\n"
+                        "....................\n..........#.........\n"
+                        "..........#.........\n..........#.........\n"
+                        "..P.......#.........\n####################\n");
+    graph_rig r = grig_make(text, "tower");
+    tn_body body;
+    tn_body_place(&body, &r.p, 1, 2, 2, 10);
+    tn_body_step(&body, r.m, &r.p, (tn_input){0});
+    tn_bot_set_graph(r.bot, r.g);
+    assert_true(tn_succeeded(tn_bot_goto(r.bot, r.pf, r.m, &body, &r.p, 10, 6, NULL)));
+    assert_int_equal(tn_bot_get_info(r.bot).planner, 1);
+    bool jump[400];
+    int left[400], n = 0;
+    while (n < 400 && tn_bot_active(r.bot)) {
+        tn_body_step(&body, r.m, &r.p, tn_bot_step(r.bot, r.pf, r.m, &body, &r.p));
+        tn_bot_info i = tn_bot_get_info(r.bot);
+        jump[n] = i.input.jump;
+        left[n++] = i.jump_left;
+    }
+    assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_ARRIVED);
+    int most = 0;
+    for (int t = 0; t < n; t++) {
+        int after = 0;
+        for (int k = t + 1; jump[t] && k < n && jump[k]; k++) after++;
+        if (left[t] != after)
+            fail_msg("step %d: jump %d, jump_left %d, want %d", t, jump[t], left[t], after);
+        if (left[t] > most) most = left[t];
+    }
+    assert_true(most > 0);
+    grig_free(&r);
+}
+
 /* A finder that does not fit (made for another map size, or for default
  * physics when the bot's fall faster) is reported by tn_bot_goto with the
  * finder's message; it returned TN_OK and the bot silently never moved. */
@@ -3443,6 +3485,7 @@ int main(void)
         cmocka_unit_test(test_sliced_plan_events),
         cmocka_unit_test(test_coast_replays_the_edge),
         cmocka_unit_test(test_jump_left_reported),
+        cmocka_unit_test(test_graph_jump_left_reported),
         cmocka_unit_test(test_finder_mismatch_said),
         cmocka_unit_test(test_refused_goal_keeps_the_trip),
         cmocka_unit_test(test_goal_body_sizes),

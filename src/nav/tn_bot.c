@@ -836,6 +836,20 @@ static bool replay_next(tn_bot *b, tn_input *in)
     return true;
 }
 
+/* The steps of holding jump left in the edge being replayed after this
+ * one (the run being replayed and the runs that hold jump after it), as the
+ * classic bot's jump_left; 0 when it does not hold jump now (the inspect
+ * card read "jump left 0 frames" for every graph jump). */
+static int graph_jump_left(const tn_bot *b)
+{
+    if (b->gphase == GP_WALK || b->run_i == 0 || !(b->last_in.jump)) return 0;
+    if (!(b->runs[b->run_i - 1] & TN_SURF_IN_JUMP)) return 0;
+    int n = b->run_left;
+    for (int k = b->run_i; k < b->nruns && (b->runs[k] & TN_SURF_IN_JUMP); k++)
+        n += (b->runs[k] >> 4) + 1;
+    return n;
+}
+
 /* Left for dir < 0, right for dir > 0. */
 static tn_input walk_toward(int dir)
 {
@@ -2665,9 +2679,10 @@ tn_bot_info tn_bot_get_info(const tn_bot *b)
     i.plan_reason = b->last_why ? b->last_why : "";
     i.pending_reason = b->want_plan && b->why ? b->why : "";
     i.input = b->last_in;
-    i.jump_left = b->graph || b->jump_phase != JUMP_HOLD ? 0
-                  : b->jump_left >= WHOLE_JUMP / 2       ? -1 /* held to the top */
-                                                         : b->jump_left;
+    i.jump_left = b->graph                         ? graph_jump_left(b)
+                  : b->jump_phase != JUMP_HOLD     ? 0
+                  : b->jump_left >= WHOLE_JUMP / 2 ? -1 /* held to the top */
+                                                   : b->jump_left;
     i.first_raw_nodes = b->first_raw;
     i.first_expanded = b->first_expanded;
     i.planning = b->planning;

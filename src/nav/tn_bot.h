@@ -282,8 +282,9 @@ typedef struct tn_bot_info {
     const char *pending_reason; /* why a plan waits to be made (on landing), one of
                                    the above; "" when none waits */
     tn_input input;             /* the keys the last tn_bot_step pressed */
-    int jump_left;              /* classic: steps of holding jump left (0 when not
-                                   holding, -1 when holding to the top of the jump) */
+    int jump_left;              /* steps of holding jump left after this one (0 when
+                                   not holding; classic: -1 when holding to the top of
+                                   the jump; graph: in the edge being replayed) */
     int first_raw_nodes, first_expanded; /* the current goal's first plan (the
                                             goal's numbers) */
     bool planning;   /* a graph plan is being made in slices (tn_bot_set_query) */
