@@ -56,6 +56,7 @@ tn_world_config tn_world_default_config(void)
     c.char_w = 1;
     c.char_h = 2;
     c.graph_threads = 1;
+    c.clock = NULL;
     return c;
 }
 
@@ -253,6 +254,7 @@ tn_status tn_world_create(tn_map *map, const tn_world_config *cfg, const tn_allo
     w->phys = phys;
     w->seed = c.seed;
     w->graph_threads = c.graph_threads;
+    w->clock = c.clock;
     tn_rng_seed(&w->rng, c.seed, 0x74696c656e6176ULL);
     if (!place_character(w, c.char_w, c.char_h)) {
         s = no_fit(map, c.char_w, c.char_h, err);

@@ -137,6 +137,10 @@ typedef struct tn_world_config {
                          * graphs are the same on any number; above 1 the
                          * allocator given to tn_world_create must be
                          * thread-safe (NULL, malloc, is) */
+    /* seconds, for the timings the HUD shows from the start (the navmesh's
+     * first build: "built in N ms"); NULL (the default) times nothing until
+     * tn_world_set_clock, so headless runs stay deterministic */
+    double (*clock)(void);
 } tn_world_config;
 
 tn_world_config tn_world_default_config(void);
