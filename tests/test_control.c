@@ -609,6 +609,14 @@ static void test_count_keys(void **state)
                         "32 extra bots is the most (Shift+B removes one)");
     assert_int_equal(tn_control_count_key(w, "bots", -1), 31);
     assert_true(tn_world_get(w, "bots", &n) && n == 31);
+    /* after a refusal (a setting out of range) the key's set clears the
+     * refusal's line: that is no message of the set's own, the count is
+     * said (the status line went blank) */
+    assert_true(tn_failed(tn_world_set(w, "jump_height", 9, &e)));
+    assert_int_equal(tn_control_count_key(w, "bots", -1), 30);
+    printf("  %s\n", tn_world_message_text(w));
+    assert_string_equal(tn_world_message_text(w),
+                        "30 extra bots now (B adds one, Shift+B removes one)");
     tn_world_destroy(w);
 }
 

@@ -243,7 +243,10 @@ int tn_control_count_key(tn_world *w, const char *param, int delta)
     tn_error err;
     tn_world_set(w, param, want, &err); /* refusals show in the HUD */
     const int now = tn_world_get(w, param, &n) ? (int)n : have;
-    if (now != have && strcmp(before, tn_world_message_text(w)) == 0)
+    /* (a refusal before, "jump_height 9 is outside 1..8", is taken off the
+     * line by the set's success: empty is no message of the set's own) */
+    const char *said = tn_world_message_text(w);
+    if (now != have && (said[0] == '\0' || strcmp(before, said) == 0))
         tn_world_message(w, "%d %s%s now (%s adds one, Shift+%s removes one)", now, one,
                          now == 1 ? "" : "s", key, key);
     return now;
