@@ -15,8 +15,9 @@
  * later success; a partial success (TN_SUCCESS | TN_PARTIAL_RESULT | why)
  * fills it with what was left out, err->status the same partial status; a
  * sliced query under way (TN_IN_PROGRESS) leaves it empty with that status.
- * A blocked or out-of-map goal is always a failure with a message (a
- * negative goal_x in tn_path_find is no goal: it asks for an exploration).
+ * A blocked or out-of-map goal is always a failure with a message (a goal
+ * of (TN_PATH_EXPLORE, TN_PATH_EXPLORE) in tn_path_find is no goal: it asks
+ * for an exploration; any other negative goal is outside the map).
  * A goal that exists but cannot be reached: the planners (tn_path,
  * tn_surf, tn_navquery) answer TN_SUCCESS | TN_PARTIAL_RESULT |
  * TN_UNREACHABLE with the way to the closest place; tn_flow_distance, whose
