@@ -82,31 +82,40 @@ static void test_keys_chord_released(void **state)
     (void)state;
     tn_chord_keys c = {0};
     tn_held_keys k = {0};
-    tn_chord_key_event(&c, 's', true, true); /* Ctrl held, S pressed */
+    tn_chord_key_event(&c, 's', true, false, true); /* Ctrl held, S pressed */
     k.s = true;
     k.modifier = true;
     k.chord_s = c.s;
     assert_false(tn_control_keys_input(&k, false).down);
     k.modifier = false; /* Ctrl let go, S still held */
     assert_false(tn_control_keys_input(&k, false).down);
-    tn_chord_key_event(&c, 's', true, false); /* its key repeats, no Ctrl */
+    tn_chord_key_event(&c, 's', true, true, false); /* its key repeats, no Ctrl */
     k.chord_s = c.s;
     assert_false(tn_control_keys_input(&k, false).down);
-    tn_chord_key_event(&c, 's', false, false); /* released */
-    tn_chord_key_event(&c, 's', true, false);  /* pressed alone: Down */
+    tn_chord_key_event(&c, 's', false, false, false); /* released */
+    tn_chord_key_event(&c, 's', true, false, false);  /* pressed alone: Down */
     k.chord_s = c.s;
     assert_true(tn_control_keys_input(&k, false).down);
     /* the other letters alike; other keys change nothing */
-    tn_chord_key_event(&c, 'a', true, true);
-    tn_chord_key_event(&c, 'x', true, true);
+    tn_chord_key_event(&c, 'a', true, false, true);
+    tn_chord_key_event(&c, 'x', true, false, true);
     k = (tn_held_keys){.a = true, .d = true, .chord_a = c.a, .chord_d = c.d};
     tn_input in = tn_control_keys_input(&k, false);
     assert_false(in.left);
     assert_true(in.right);
     k.left = true; /* the arrows are never chords */
     assert_true(tn_control_keys_input(&k, false).left);
-    tn_chord_key_event(&c, 'a', false, true);
+    tn_chord_key_event(&c, 'a', false, false, true);
     assert_false(c.a || c.d || c.w || c.s);
+    /* D held to walk, then Ctrl tapped (Ctrl+Z): D's repeats with Ctrl held
+     * are no chord, and D walks again once Ctrl is let go (it stopped until
+     * D was released) */
+    tn_chord_key_event(&c, 'd', true, false, false); /* D pressed alone */
+    tn_chord_key_event(&c, 'd', true, true, true);   /* repeats, Ctrl held */
+    k = (tn_held_keys){.d = true, .modifier = true, .chord_d = c.d};
+    assert_false(tn_control_keys_input(&k, false).right);
+    k.modifier = false; /* Ctrl let go */
+    assert_true(tn_control_keys_input(&k, false).right);
 }
 
 /* Ctrl+Z right after Ctrl+R (a reset starts the history afresh and puts

@@ -1151,7 +1151,7 @@ static void chord_key(app *a, const SDL_KeyboardEvent *k)
                         : sc == SDL_SCANCODE_W ? 'w'
                         : sc == SDL_SCANCODE_S ? 's'
                                                : 0;
-    tn_chord_key_event(&a->chord, letter, k->type == SDL_KEYDOWN,
+    tn_chord_key_event(&a->chord, letter, k->type == SDL_KEYDOWN, k->repeat != 0,
                        (k->keysym.mod & (KMOD_CTRL | KMOD_ALT | KMOD_GUI)) != 0);
 }
 

@@ -1500,16 +1500,16 @@ tn_input tn_control_keys_input(const tn_held_keys *k, bool picker_open)
     return in;
 }
 
-void tn_chord_key_event(tn_chord_keys *c, char letter, bool down, bool modifier)
+void tn_chord_key_event(tn_chord_keys *c, char letter, bool down, bool repeat, bool modifier)
 {
     bool *held = letter == 'a'   ? &c->a
                  : letter == 'd' ? &c->d
                  : letter == 'w' ? &c->w
                  : letter == 's' ? &c->s
                                  : NULL;
-    if (!held) return;
+    if (!held || (down && repeat)) return; /* (a repeat is no press) */
     if (!down)
         *held = false; /* released: the next press is a key of its own */
     else if (modifier)
-        *held = true; /* (a press, or its repeats, without one keeps what it was) */
+        *held = true; /* (a press without one keeps what it was) */
 }

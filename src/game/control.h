@@ -41,13 +41,16 @@ tn_input tn_control_keys_input(const tn_held_keys *k, bool picker_open);
 /* Which letters went down as part of a chord (Ctrl+S) and are still held:
  * call at each key press and release of A D W S (letter 'a', 'd', 'w',
  * 's'; other keys are ignored) with whether Ctrl, Alt or GUI was held.
+ * A key's repeats (`repeat`) change nothing: D held to walk, then a tap of
+ * Ctrl (Ctrl+Z), repeats D with Ctrl held, and D was no chord (counted as
+ * one, the walk stopped for good after Ctrl's release, until D went up).
  * Ctrl let go before S made the S held alone for a few frames a Down:
  * saving cancelled the goto trip under way ("goto cancelled: you took the
  * controls") and dropped the character through the platform it stood on. */
 typedef struct tn_chord_keys {
     bool a, d, w, s;
 } tn_chord_keys;
-void tn_chord_key_event(tn_chord_keys *c, char letter, bool down, bool modifier);
+void tn_chord_key_event(tn_chord_keys *c, char letter, bool down, bool repeat, bool modifier);
 
 /* ---- simulation speed --------------------------------------------------
  * The fixed step stays 1/60 s; the speed only scales how much simulated
