@@ -2775,9 +2775,10 @@ static void test_graph_bot_lost_flight_lands_early(void **state)
  * way down is a one-frame walk off the end of a block into a gap exactly
  * the box's width, between the block and a one-way platform, through which
  * only a box on the lattice falls.  Pushed 1.3 px right or 2.5 px left
- * (the bench: on the ground or in the air), the box bridges the gap; no take-off or detour of
- * the block's surface lands, and neither of its ends is a wall, so the
- * bot replayed the edge as it was, stood on, and gave up (STUCK).  The
+ * (the bench: on the ground or in the air; both checked), the box bridges
+ * the gap; no take-off or detour of the block's surface lands, and
+ * neither of its ends is a wall, so the bot replayed the edge as it was,
+ * stood on, and gave up (STUCK).  The
  * platform beyond the gap ends at the map's edge, a wall: the bot now walks
  * across the gap into it, back on the lattice, and arrives; without the
  * push, with no re-plan. */
@@ -2786,12 +2787,15 @@ static void test_graph_bot_walks_across_a_bridged_gap(void **state)
     (void)state;
     const float push[] = {1.3f, -2.5f};
     for (int k = 0; k < 2; k++) {
-        pushed_end r = pushed_level_seed(3, 227, 3, 1, 2, 22, 17, 12, 17, push[k]);
-        if (r.state != TN_BOT_ARRIVED)
-            fail_msg("pushed %.1f px: %s after %d steps at (%d,%d)", (double)push[k],
-                     tn_bot_state_name(r.state), r.steps, r.tx, r.ty);
-        assert_int_equal(r.tx, 12);
-        assert_int_equal(r.ty, 17);
+        for (int air = 0; air < 2; air++) {
+            pushed_end r = air ? pushed_level_air(3, 227, 3, 1, 2, 22, 17, 12, 17, push[k])
+                               : pushed_level_seed(3, 227, 3, 1, 2, 22, 17, 12, 17, push[k]);
+            if (r.state != TN_BOT_ARRIVED)
+                fail_msg("pushed %.1f px%s: %s after %d steps at (%d,%d)", (double)push[k],
+                         air ? " in the air" : "", tn_bot_state_name(r.state), r.steps, r.tx, r.ty);
+            assert_int_equal(r.tx, 12);
+            assert_int_equal(r.ty, 17);
+        }
     }
     pushed_end r = pushed_level_seed(3, 227, 3, 1, 2, 22, 17, 12, 17, 0.0f);
     assert_int_equal(r.state, TN_BOT_ARRIVED);
