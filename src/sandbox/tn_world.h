@@ -184,7 +184,9 @@ const tn_param_info *tn_world_param_find(const char *name);
 void tn_world_param_hint(const char *name, char *out, size_t cap);
 /* Set a parameter.  INVALID_PARAM for an unknown name or a value outside
  * its range; REFUSED (and counted in tn_world_refused_edits) when a rule
- * says no, e.g. no room for a taller character where it stands. */
+ * says no, e.g. no room for a taller character where it stands.  Each
+ * failure says why in the message; a later set (or click) that succeeds
+ * without a message of its own clears it, as tn_world_click does. */
 tn_status tn_world_set(tn_world *w, const char *name, double value, tn_error *err);
 bool tn_world_get(const tn_world *w, const char *name, double *value);
 
