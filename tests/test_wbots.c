@@ -843,6 +843,47 @@ static void test_classic_limit_is_not_out_of_reach(void **state)
     tn_world_destroy(w);
 }
 
+/* A classic search cut short by its limit whose best tile so far is the
+ * start (a goal beside the character behind a wall from the floor to the
+ * top, a tall field of one-way platforms on this side: more states than
+ * the limit) ends NO_PATH with a path of the start alone; its HUD line
+ * said "no path (no closer tile)" and the status line "no path to ... for
+ * a 1x2 character with jump height 4", which the search never showed: it
+ * only stopped looking. */
+static void test_classic_limit_at_the_start_is_no_closer_tile(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    tn_error e;
+    const int W = 256, H = 200;
+    assert_true(tn_succeeded(tn_map_create(W, H, NULL, &m, &e)));
+    for (int x = 0; x < W; x++) tn_map_set_tile(m, x, H - 1, TN_TILE_BLOCK, NULL);
+    for (int y = H - 5; y > 2; y -= 4)
+        for (int x = 1; x < W - 6; x++) tn_map_set_tile(m, x, y, TN_TILE_ONEWAY, NULL);
+    for (int y = 0; y < H - 1; y++) tn_map_set_tile(m, W - 4, y, TN_TILE_BLOCK, NULL);
+    m->start_x = W - 5;
+    m->start_y = H - 2;
+    tn_world *w = NULL;
+    tn_world_config c = tn_world_default_config();
+    if (tn_failed(tn_world_create(m, &c, NULL, &w, &e))) fail_msg("%s", e.msg);
+    tn_world_step(w);
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL))); /* classic */
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    tn_world_click(w, W - 2, H - 2, TN_CLICK_LEFT, false, NULL);
+    const tn_bot_info i = tn_bot_get_info(tn_wbots_character_bot(w));
+    printf("  %s: %s\n", tn_bot_state_name(i.state), tn_world_message_text(w));
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    printf("  %s\n", hud);
+    assert_int_equal(i.state, TN_BOT_NO_PATH);
+    assert_int_equal(i.first_raw_nodes, 1);
+    assert_non_null(strstr(hud, "): no path (search limit reached, no closer tile found), "));
+    assert_string_equal(tn_world_message_text(w),
+                        "goto (254,198): search limit (65,536 states) reached with no tile closer "
+                        "than the character's: no path");
+    tn_world_destroy(w);
+}
+
 /* A trip cut short by the classic search limit goes on with searches from
  * where each path ended (test_classic_limit_is_not_out_of_reach), unless
  * the player took the controls: a key pressed during the cut-short path
@@ -4304,6 +4345,7 @@ int main(void)
         cmocka_unit_test(test_graph_bot_stops_on_the_tile),
         cmocka_unit_test(test_slider_drag_builds_at_the_step),
         cmocka_unit_test(test_classic_limit_is_not_out_of_reach),
+        cmocka_unit_test(test_classic_limit_at_the_start_is_no_closer_tile),
         cmocka_unit_test(test_key_cancels),
         cmocka_unit_test(test_click_in_air),
         cmocka_unit_test(test_click_on_oneway),

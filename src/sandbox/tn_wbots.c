@@ -1677,6 +1677,11 @@ static void say_state(tn_world *w, tn_wbots *s)
     case TN_BOT_NO_PATH:
         if (refusal(s))
             tn_world_message(w, "no path to %s: %s", g, refusal(s));
+        else if (limit_hit(s)) /* (the goal may be reachable: the search stopped looking) */
+            tn_world_message(w,
+                             "goto (%d,%d): search limit (%s states) reached with no tile closer "
+                             "than the character's: no path",
+                             i.goal_x, i.goal_y, SEARCH_LIMIT_TEXT);
         else
             tn_world_message(w, "no path to %s for a %dx%d character with jump height %g", g,
                              w->character.w, w->character.h, (double)w->phys.jump_height);
@@ -2696,13 +2701,14 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
         s->last.ctiles == i.first_raw_nodes)
         run_text(s->last.cframes, cf, sizeof cf);
     /* a path of the start alone to a goal out of reach is no path: nothing
-     * ran, so no "1 tile, its run stuck" (the comparison's words) */
+     * ran, so no "1 tile, its run stuck" (the comparison's words); a search
+     * cut short by its limit only found no closer tile before it stopped */
     if (i.state == TN_BOT_NO_PATH && i.first_raw_nodes <= 1)
-        return snprintf(buf, cap,
-                        "bot [%s]: %s | goto (%d,%d): no path (no closer tile), %d state%s%s | "
-                        "search %s%s%s",
-                        cl, cst, i.goal_x, i.goal_y, i.first_expanded, PLURAL(i.first_expanded), re,
-                        t, cmp, extra);
+        return snprintf(
+            buf, cap, "bot [%s]: %s | goto (%d,%d): no path (%s), %d state%s%s | search %s%s%s", cl,
+            cst, i.goal_x, i.goal_y,
+            limit_hit(s) ? "search limit reached, no closer tile found" : "no closer tile",
+            i.first_expanded, PLURAL(i.first_expanded), re, t, cmp, extra);
     return snprintf(buf, cap,
                     "bot [%s]: %s | goto (%d,%d): %d tile%s%s, %d state%s%s | search %s%s%s", cl,
                     cst, i.goal_x, i.goal_y, i.first_raw_nodes, PLURAL(i.first_raw_nodes), cf,
