@@ -112,10 +112,11 @@ static void place_companion(tn_world *w, tn_wagents *s)
     s->companion.sees = tn_wnav_los(w, x, y, cx, cy);
 }
 
-/* One of the region's free tile centres within R tiles of the target, drawn
- * uniformly (a bounded pass on any map: count, then find the drawn one). */
+/* One of the region's free tile centres within R tiles of the target (and,
+ * when ring, 6..R tiles from it, as wanderer_spot's tries), drawn uniformly
+ * (a bounded pass on any map: count, then find the drawn one). */
 static bool spot_near_target(tn_world *w, tn_wagents *s, float tx, float ty, int region, int R,
-                             float *ox, float *oy)
+                             bool ring, float *ox, float *oy)
 {
     const tn_map *m = w->map;
     const tn_navmesh *mesh = tn_wnav_mesh(w);
@@ -134,6 +135,8 @@ static bool spot_near_target(tn_world *w, tn_wagents *s, float tx, float ty, int
                 float x = ((float)i + 0.5f) * T, y = ((float)j + 0.5f) * T;
                 if (!tn_steer_box_free(m, x, y, half)) continue;
                 if (region >= 0 && tn_navmesh_region_at(mesh, x, y) != region) continue;
+                const float d = tn_len(x - tx, y - ty) / T;
+                if (ring && (d < 6.0f || d > (float)R)) continue;
                 if (count++ == pick) {
                     *ox = x;
                     *oy = y;
@@ -169,10 +172,10 @@ static bool wanderer_spot(tn_world *w, tn_wagents *s, float tx, float ty, float 
      * playtest found) and a small region (a walled-off room of 13x8 tiles
      * is 3% of the demo map; the world then said "only 0 of 1 wanderers
      * found room near their target" beside a room with space for several):
-     * one of the region's free tile centres within 20 tiles of the target,
-     * then 64, and only then anywhere in the region */
-    if (spot_near_target(w, s, tx, ty, region, 20, ox, oy)) return true;
-    if (spot_near_target(w, s, tx, ty, region, 64, ox, oy)) return true;
+     * one of the region's free tile centres 6..20 tiles from the target,
+     * then any within 64, and only then anywhere in the region */
+    if (spot_near_target(w, s, tx, ty, region, 20, true, ox, oy)) return true;
+    if (spot_near_target(w, s, tx, ty, region, 64, false, ox, oy)) return true;
     for (int k = 0; k < 200; k++) {
         float x = tn_rng_range(&s->rng, 0.0f, (float)m->w * T);
         float y = tn_rng_range(&s->rng, 0.0f, (float)m->h * T);
