@@ -1645,6 +1645,17 @@ static void test_background_build_bots_hud(void **state)
     assert_true(step_until_graph(w, &steps));
     tn_world_hud(w, hud, sizeof hud);
     if (strstr(hud, "waiting for their graph")) fail_msg("HUD: %s", hud);
+    /* the bots keep the size they were made with: a build for the
+     * character's new size is not theirs, and they go on with their own
+     * graph (the HUD said they waited for the character's) */
+    assert_true(tn_succeeded(tn_world_set(w, "char_width", 2, NULL)));
+    assert_true(tn_succeeded(tn_world_goto(w, 12, 12, NULL)));
+    tn_world_step(w);
+    assert_null(tn_wbots_character_graph(w)); /* building */
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "2 bots: ") || strstr(hud, "waiting for their graph"))
+        fail_msg("HUD: %s", hud);
+    assert_true(step_until_graph(w, &steps));
     tn_world_destroy(w);
 }
 

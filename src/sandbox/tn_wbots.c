@@ -365,17 +365,23 @@ const tn_bot *tn_wbots_character_bot(const tn_world *w)
     return goto_on(w, s) ? s->bot : NULL;
 }
 
-const tn_surf *tn_wbots_character_graph(const tn_world *w)
+/* The cached graph for a bw x bh body under the world's physics, found as
+ * graph_for finds it, without counting a use (which graph an edit repairs
+ * must not depend on who looked); NULL when none is. */
+static const tn_surf *cached_graph(const tn_world *w, const tn_wbots *s, int bw, int bh)
 {
-    const tn_wbots *s = of(w);
-    if (!graph_mode(w, s)) return NULL;
-    /* found as graph_for finds it, without counting a use (which graph an
-     * edit repairs must not depend on who looked) */
-    tn_surf_profile prof = tn_surf_profile_make(w->character.w, w->character.h, &w->phys);
+    tn_surf_profile prof = tn_surf_profile_make(bw, bh, &w->phys);
     for (int i = 0; i < GRAPH_CACHE; i++)
         if (s->graph[i] && tn_surf_same_profile(tn_surf_get_profile(s->graph[i]), &prof))
             return s->graph[i];
     return NULL;
+}
+
+const tn_surf *tn_wbots_character_graph(const tn_world *w)
+{
+    const tn_wbots *s = of(w);
+    if (!graph_mode(w, s)) return NULL;
+    return cached_graph(w, s, w->character.w, w->character.h);
 }
 
 int tn_wbots_count(const tn_world *w) { return of(w) ? of(w)->n : 0; }
@@ -2507,12 +2513,15 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
         snprintf(planning, sizeof planning, ", bot %d planning (%d slice%s so far)", slicing + 1, k,
                  k == 1 ? "" : "s");
     }
-    /* the bots (the character's size) wait for their graph while it builds
-     * in the background: said, or "2 bots: 0/0 trips done" read as idle */
-    const char *build =
-        s->job.running && !s->job.repair && graph_mode(w, s) && !tn_wbots_character_graph(w)
-            ? ", waiting for their graph (building in the background)"
-            : "";
+    /* the bots wait for their graph while it builds in the background:
+     * said, or "2 bots: 0/0 trips done" read as idle.  Their graph, for the
+     * size each was made with (not the character's when it was resized
+     * since: they go on with their own then) */
+    bool bots_wait = false;
+    if (s->job.running && !s->job.repair && graph_mode(w, s))
+        for (int k = 0; k < s->n && !bots_wait; k++)
+            bots_wait = !cached_graph(w, s, s->ebody[k].w, s->ebody[k].h);
+    const char *build = bots_wait ? ", waiting for their graph (building in the background)" : "";
     if (s->n && waits)
         snprintf(extra, sizeof extra, " | %d bot%s: %d/%d trips done%s, %d waiting to plan%s", s->n,
                  PLURAL(s->n), s->arrivals, s->trips, planning, waits, build);
