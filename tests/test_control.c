@@ -1841,6 +1841,13 @@ static void test_inspect_character_keys(void **state)
         if (!strstr(buf, want)) fail_msg("want '%s' in card: %s", want + 1, buf);
     }
     assert_true(seen);
+    /* another map (a reset, a load): its bot was cleared, and so are its
+     * keys, before any step on the new map */
+    assert_true(tn_succeeded(tn_world_replace_map(w, tu_load_map("maps/demo.map"), NULL)));
+    const tn_input k = tn_world_character_keys(w);
+    assert_false(k.left || k.right || k.jump || k.down);
+    assert_true(tn_inspect_text(w, TN_INSPECT_CHARACTER, 0, buf, sizeof buf));
+    if (!strstr(buf, "\nkeys now   none\n")) fail_msg("card: %s", buf);
     tn_world_destroy(w);
 }
 
