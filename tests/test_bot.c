@@ -2261,20 +2261,22 @@ static void test_graph_switch_reasons(void **state)
     tn_map_destroy(m);
 }
 
+/* A 4-tile column beside the start: its top is a full jump away. */
+static const char TOWER_MAP[] = "tilenav-map 1\nsize 20 12\ntiles\n"
+                                "....................\n....................\n"
+                                "....................\n....................\n"
+                                "....................\n....................\n"
+                                "....................\n..........#.........\n"
+                                "..........#.........\n..........#.........\n"
+                                "..P.......#.........\n####################\n";
+
 /* The inspect card's "jump left": -1 while holding to the top of a full
  * jump (not the 1 << 20 the jump table stores), and 0 once a graph takes
  * over mid-jump (the classic jump is over). */
 static void test_jump_left_reported(void **state)
 {
     (void)state;
-    const char *text = ("tilenav-map 1\nsize 20 12\ntiles\n"
-                        "....................\n....................\n"
-                        "....................\n....................\n"
-                        "....................\n....................\n"
-                        "....................\n..........#.........\n"
-                        "..........#.........\n..........#.........\n"
-                        "..P.......#.........\n####################\n");
-    graph_rig r = grig_make(text, "tower");
+    graph_rig r = grig_make(TOWER_MAP, "tower");
     tn_map *m = r.m;
     tn_phys_params p = r.p;
     tn_surf *g = r.g;
@@ -2315,14 +2317,7 @@ static void test_jump_left_reported(void **state)
 static void test_graph_jump_left_reported(void **state)
 {
     (void)state;
-    const char *text = ("tilenav-map 1\nsize 20 12\ntiles\n"
-                        "....................\n....................\n"
-                        "....................\n....................\n"
-                        "....................\n....................\n"
-                        "....................\n..........#.........\n"
-                        "..........#.........\n..........#.........\n"
-                        "..P.......#.........\n####################\n");
-    graph_rig r = grig_make(text, "tower");
+    graph_rig r = grig_make(TOWER_MAP, "tower");
     tn_body body;
     tn_body_place(&body, &r.p, 1, 2, 2, 10);
     tn_body_step(&body, r.m, &r.p, (tn_input){0});
@@ -2549,33 +2544,30 @@ static void level_graph(int L, int w, int h, int jump, tn_map **m, tn_surf **g, 
 
 /* pushed_run on level L of tilenav-bench arrival --seed `seed` with a
  * w x h body jumping `jump` tiles, pushed from step 10 as the bench
- * pushes. */
-static pushed_end pushed_level_seed(uint64_t seed, int L, int w, int h, int jump, int x, int y,
-                                    int gx, int gy, float push)
+ * pushes: on the ground, or in the air (--push-air). */
+static pushed_end pushed_level_where(uint64_t seed, int L, int w, int h, int jump, int x, int y,
+                                     int gx, int gy, float push, bool air)
 {
     tn_map *m;
     tn_surf *g;
     tn_phys_params p;
     level_graph_seed(seed, L, w, h, jump, &m, &g, &p);
-    pushed_end r = pushed_run(g, m, &p, x, y, gx, gy, push, 10);
+    pushed_end r = pushed_run_where(g, m, &p, x, y, gx, gy, push, 10, air);
     tn_surf_destroy(g);
     tn_map_destroy(m);
     return r;
 }
 
-/* pushed_level_seed pushed in the air, as tilenav-bench arrival --push-air
- * pushes. */
+static pushed_end pushed_level_seed(uint64_t seed, int L, int w, int h, int jump, int x, int y,
+                                    int gx, int gy, float push)
+{
+    return pushed_level_where(seed, L, w, h, jump, x, y, gx, gy, push, false);
+}
+
 static pushed_end pushed_level_air(uint64_t seed, int L, int w, int h, int jump, int x, int y,
                                    int gx, int gy, float push)
 {
-    tn_map *m;
-    tn_surf *g;
-    tn_phys_params p;
-    level_graph_seed(seed, L, w, h, jump, &m, &g, &p);
-    pushed_end r = pushed_run_where(g, m, &p, x, y, gx, gy, push, 10, true);
-    tn_surf_destroy(g);
-    tn_map_destroy(m);
-    return r;
+    return pushed_level_where(seed, L, w, h, jump, x, y, gx, gy, push, true);
 }
 
 /* pushed_level_seed on the bench's default seed, 1. */
