@@ -2095,6 +2095,77 @@ static void test_failed_query_resets_results(void **state)
     tn_map_destroy(map);
 }
 
+/* Each bad argument of tn_navquery_find_path is named in its own message:
+ * a NaN start used to be reported as "with radius 0: not finite or a
+ * negative radius", a NULL count or a cap of 1 as one sentence about all
+ * three outputs, and a radius wider than the map as a start "closer than
+ * the radius to a wall" whose suggested tn_navmesh_nearest_clear found
+ * nothing (found by a library user's program). */
+static void test_find_path_bad_argument_messages(void **state)
+{
+    (void)state;
+    tn_map *map = NULL;
+    assert_true(tn_succeeded(tn_map_create(12, 8, NULL, &map, NULL)));
+    tn_navmesh *m = NULL;
+    tn_navquery *q = NULL;
+    tn_navmesh_config cfg = tn_navmesh_default_config();
+    cfg.tile_size = 16; /* messages in the caller's units */
+    assert_true(tn_succeeded(tn_navmesh_create(12, 8, &cfg, NULL, &m, NULL)));
+    assert_true(tn_succeeded(tn_navmesh_build(m, map, NULL)));
+    assert_true(tn_succeeded(tn_navquery_create(m, NULL, &q, NULL)));
+    float xy[32];
+    int n = 0;
+    tn_error e;
+    struct {
+        float sx, sy, gx, gy, r;
+        int cap;
+        bool no_q, no_xy, no_count;
+        const char *want;
+    } cases[] = {
+        {24, 24, 150, 100, 0, 16, true, false, false,
+         "navmesh: a path needs a query object (q is NULL)"},
+        {24, 24, 150, 100, 0, 16, false, true, false,
+         "navmesh: a path needs an output buffer (xy is NULL)"},
+        {24, 24, 150, 100, 0, 16, false, false, true,
+         "navmesh: a path needs a count to write (count is NULL)"},
+        {24, 24, 150, 100, 0, 1, false, false, false,
+         "navmesh: a path's output buffer of 1 points is too small (at least 2: the start and the "
+         "goal)"},
+        {NAN, 24, 150, 100, 0, 16, false, false, false,
+         "navmesh: the start (nan, 24) of a path is not a finite point"},
+        {24, 24, 150, INFINITY, 0, 16, false, false, false,
+         "navmesh: the goal (150, inf) of a path is not a finite point"},
+        {24, 24, 150, 100, -1, 16, false, false, false,
+         "navmesh: a path's radius -1 is not a finite number >= 0"},
+        {24, 24, 150, 100, NAN, 16, false, false, false,
+         "navmesh: a path's radius nan is not a finite number >= 0"},
+        {24, 24, 150, 100, 65, 16, false, false, false,
+         "navmesh: radius 65 is too large for the 12x8 map: a disc of that radius (130 across) "
+         "fits nowhere in it (192 x 128)"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        n = 7;
+        tn_status s =
+            tn_navquery_find_path(cases[k].no_q ? NULL : q, cases[k].sx, cases[k].sy, cases[k].gx,
+                                  cases[k].gy, cases[k].r, cases[k].no_xy ? NULL : xy, cases[k].cap,
+                                  cases[k].no_count ? NULL : &n, &e);
+        assert_int_equal(s, TN_FAILURE | TN_INVALID_PARAM);
+        assert_int_equal(e.status, s);
+        if (strcmp(e.msg, cases[k].want) != 0) fail_msg("case %zu: %s", k, e.msg);
+        if (!cases[k].no_count) assert_int_equal(n, 0);
+    }
+    /* a radius that fits the map (64 = half of its 128 px height) is a
+     * question about the start, as before */
+    tn_status s = tn_navquery_find_path(q, 24, 24, 150, 100, 64, xy, 16, &n, &e);
+    assert_int_equal(s, TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "the start (24, 24) is closer than the radius 64 to a wall"));
+    /* and one that fits the start and goal still plans */
+    assert_int_equal(tn_navquery_find_path(q, 24, 24, 150, 100, 8, xy, 16, &n, &e), TN_OK);
+    tn_navquery_destroy(q);
+    tn_navmesh_destroy(m);
+    tn_map_destroy(map);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2127,6 +2198,7 @@ int main(void)
         cmocka_unit_test(test_view_and_trace_null),
         cmocka_unit_test(test_nearest_clear_centres_only),
         cmocka_unit_test(test_failed_query_resets_results),
+        cmocka_unit_test(test_find_path_bad_argument_messages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

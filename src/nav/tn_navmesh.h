@@ -330,9 +330,12 @@ size_t tn_navquery_memory(const tn_navquery *q);
  * the radius from every wall).  Writes up to `cap` points (x, y pairs:
  * 2*cap floats) into xy, start and goal included (cap >= 2), and their
  * number into *count.
- *  TN_OK; FAILURE|INVALID_PARAM (bad arguments, start or goal not free, or
- *  closer than radius to a wall, or a mesh never built or whose last build
- *  or update failed: the message says which);
+ *  TN_OK; FAILURE|INVALID_PARAM (bad arguments, each named in its own
+ *  message: q, xy or count NULL, cap < 2, a start or goal not finite, a
+ *  radius negative or not finite; start or goal not free, or closer than
+ *  radius to a wall; a radius over half the map's narrower side, which no
+ *  point of the map keeps; or a mesh never built or whose last build or
+ *  update failed: the message says which);
  *  SUCCESS|PARTIAL_RESULT|UNREACHABLE for a goal it cannot reach (another
  *  region, or no way wide enough), as tn_surf_find and tn_path_find answer
  *  one: the path to the closest place, with a message saying why, where it

@@ -1878,6 +1878,13 @@ static tn_status clear_path(tn_navquery *q, int ts, int tg, double sx, double sy
     const double u = m->tile_size;
     q->cinexact = false;
     q->clen = 0;
+    /* the map's outside is a wall: a disc wider than the map's narrower
+     * side keeps its radius nowhere (nearest_clear finds no point either) */
+    if (2 * r > (double)tn_mini(m->w, m->h))
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "navmesh: radius %g is too large for the %dx%d map: a disc of that "
+                            "radius (%g across) fits nowhere in it (%g x %g)",
+                            r * u, m->w, m->h, 2 * r * u, m->w * u, m->h * u);
     bool sc = pt_clear(m, sx, sy, r);
     if (!sc || !pt_clear(m, gx, gy, r))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
@@ -2124,17 +2131,32 @@ tn_status tn_navquery_find_path(tn_navquery *q, float fsx, float fsy, float fgx,
         q->expanded = 0;
         q->exact = false;
     }
-    if (!q || !xy || cap < 2 || !count)
-        return tn_error_set(
-            err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-            "navmesh: tn_navquery_find_path needs a query, an output buffer of at least 2 "
-            "points and a count");
-    if (!isfinite(fsx) || !isfinite(fsy) || !isfinite(fgx) || !isfinite(fgy) || !(radius >= 0.0f) ||
-        !isfinite(radius))
+    /* one message per argument: the caller learns which one is wrong */
+    if (!q || !xy || !count)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "navmesh: a path from (%g, %g) to (%g, %g) with radius %g: not finite "
-                            "or a negative radius",
-                            (double)fsx, (double)fsy, (double)fgx, (double)fgy, (double)radius);
+                            "navmesh: a path needs %s (%s is NULL)",
+                            !q    ? "a query object"
+                            : !xy ? "an output buffer"
+                                  : "a count to write",
+                            !q    ? "q"
+                            : !xy ? "xy"
+                                  : "count");
+    if (cap < 2)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "navmesh: a path's output buffer of %d points is too small (at least "
+                            "2: the start and the goal)",
+                            cap);
+    if (!isfinite(fsx) || !isfinite(fsy) || !isfinite(fgx) || !isfinite(fgy)) {
+        const bool bs = !isfinite(fsx) || !isfinite(fsy);
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "navmesh: the %s (%g, %g) of a path is not a finite point",
+                            bs ? "start" : "goal", (double)(bs ? fsx : fgx),
+                            (double)(bs ? fsy : fgy));
+    }
+    if (!(radius >= 0.0f) || !isfinite(radius))
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "navmesh: a path's radius %g is not a finite number >= 0",
+                            (double)radius);
     const tn_navmesh *m = q->m;
     const double inv = 1.0 / m->tile_size;
     const double sx = fsx * inv, sy = fsy * inv, gx = fgx * inv, gy = fgy * inv;
