@@ -550,6 +550,42 @@ static void test_memory_counted(void **state)
     assert_int_equal(tn_enemies_memory(NULL), 0);
 }
 
+/* A NULL argument is named in the message ("enemy: no flow field (f is
+ * NULL)"), not "no pool or field" (found by a library user's program). */
+static void test_null_argument_named(void **state)
+{
+    (void)state;
+    tn_enemies *s = NULL;
+    tn_flow *f = NULL;
+    assert_true(tn_succeeded(tn_enemies_create(NULL, NULL, &s, NULL)));
+    assert_true(tn_succeeded(tn_flow_create(4, 3, 4, NULL, &f, NULL)));
+    tn_enemies_config cfg = tn_enemies_default_config();
+    tn_error e;
+    const struct {
+        int call;
+        const char *want;
+    } c[] = {
+        {0, "enemy: no pool (s is NULL)"},       {1, "enemy: no flow field (f is NULL)"},
+        {2, "enemy: no pool (s is NULL)"},       {3, "enemy: no config (cfg is NULL)"},
+        {4, "enemy: no flow field (f is NULL)"}, {5, "enemy: no flow field (f is NULL)"},
+    };
+    for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+        tn_status st = 0;
+        switch (c[k].call) {
+        case 0: st = tn_enemies_step(NULL, f, NULL, 0, NULL, 0.016f, &e); break;
+        case 1: st = tn_enemies_step(s, NULL, NULL, 0, NULL, 0.016f, &e); break;
+        case 2: st = tn_enemies_configure(NULL, &cfg, &e); break;
+        case 3: st = tn_enemies_configure(s, NULL, &e); break;
+        case 4: st = tn_enemies_on_edit(s, NULL, 1, 1, &e); break;
+        default: st = tn_enemies_spawn_at(s, NULL, 1, 1, NULL, &e); break;
+        }
+        assert_int_equal(st, TN_FAILURE | TN_INVALID_PARAM);
+        if (strcmp(e.msg, c[k].want) != 0) fail_msg("case %zu: %s", k, e.msg);
+    }
+    tn_flow_destroy(f);
+    tn_enemies_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -563,6 +599,7 @@ int main(void)
         cmocka_unit_test(test_long_steps),
         cmocka_unit_test(test_memory_counted),
         cmocka_unit_test(test_create_null_config),
+        cmocka_unit_test(test_null_argument_named),
     };
     return cmocka_run_group_tests_name("enemy", tests, NULL, NULL);
 }

@@ -776,6 +776,40 @@ static void test_kind_null_map(void **state)
     tn_map_destroy(m);
 }
 
+/* A NULL argument is named in the message ("flow: no map (m is NULL)"),
+ * not "no field or map": a caller passing both learns which one it is
+ * (found by a library user's program). */
+static void expect_msg(tn_status s, const tn_error *e, const char *want)
+{
+    assert_int_equal(s, TN_FAILURE | TN_INVALID_PARAM);
+    if (strcmp(e->msg, want) != 0) fail_msg("got \"%s\", want \"%s\"", e->msg, want);
+}
+
+static void test_null_argument_named(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    tn_flow *f = NULL;
+    assert_true(tn_succeeded(tn_map_create(4, 3, NULL, &m, NULL)));
+    assert_true(tn_succeeded(tn_flow_create(4, 3, 4, NULL, &f, NULL)));
+    tn_error e;
+    int lost = 0;
+    double d = 0;
+    expect_msg(tn_flow_rebuild(NULL, m, &e), &e, "flow: no flow field (f is NULL)");
+    expect_msg(tn_flow_rebuild(f, NULL, &e), &e, "flow: no map (m is NULL)");
+    expect_msg(tn_flow_update(f, NULL, 1, 1, &e), &e, "flow: no map (m is NULL)");
+    expect_msg(tn_flow_whatif(NULL, 1, 1, TN_FLOW_WALL, NULL, 0, &lost, NULL, &e), &e,
+               "flow: what-if without a field (f is NULL)");
+    expect_msg(tn_flow_whatif(f, 1, 1, TN_FLOW_WALL, NULL, 0, NULL, NULL, &e), &e,
+               "flow: what-if without an output for the count (lost is NULL)");
+    expect_msg(tn_flow_distance(NULL, 1, 1, 2, 1, &d, &e), &e,
+               "flow: distance without a field (f is NULL)");
+    expect_msg(tn_flow_distance(f, 1, 1, 2, 1, NULL, &e), &e,
+               "flow: distance without an output (dist is NULL)");
+    tn_flow_destroy(f);
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -793,6 +827,7 @@ int main(void)
         cmocka_unit_test(test_movingai),
         cmocka_unit_test(test_memory_counted),
         cmocka_unit_test(test_kind_null_map),
+        cmocka_unit_test(test_null_argument_named),
     };
     return cmocka_run_group_tests_name("flow", tests, NULL, NULL);
 }

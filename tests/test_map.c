@@ -598,6 +598,22 @@ static void test_save_long_name(void **state)
     tn_map_destroy(m);
 }
 
+/* tn_map_clone names the NULL argument ("map: no map to clone (m is
+ * NULL)"), as every module's messages do. */
+static void test_clone_null_named(void **state)
+{
+    (void)state;
+    tn_map *m = NULL, *c = NULL;
+    assert_true(tn_succeeded(tn_map_create(3, 2, NULL, &m, NULL)));
+    tn_error e;
+    assert_int_equal(tn_map_clone(NULL, &c, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_string_equal(e.msg, "map: no map to clone (m is NULL)");
+    assert_null(c);
+    assert_int_equal(tn_map_clone(m, NULL, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_string_equal(e.msg, "map: no output pointer to clone (out is NULL)");
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -618,6 +634,7 @@ int main(void)
         cmocka_unit_test(test_save_long_name),
         cmocka_unit_test(test_no_op_set_keeps_revision),
         cmocka_unit_test(test_list_marks),
+        cmocka_unit_test(test_clone_null_named),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4570,6 +4570,67 @@ static void test_out_of_memory_said(void **state)
     tn_map_destroy(m);
 }
 
+/* A NULL argument is named in the message ("surf: no profile (prof is
+ * NULL)"), not "no map, profile or output pointer" (found by a library
+ * user's program). */
+static void test_null_argument_named(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(6, 4, NULL, &m, NULL)));
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, NULL);
+    tn_surf *g = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+    tn_surf *out = NULL;
+    const char data[4] = {0};
+    tn_error e;
+    for (int k = 0; k < 11; k++) {
+        tn_status st = 0;
+        const char *want = NULL;
+        switch (k) {
+        case 0:
+            st = tn_surf_create(NULL, &prof, NULL, &out, &e), want = "surf: no map (m is NULL)";
+            break;
+        case 1:
+            st = tn_surf_create(m, NULL, NULL, &out, &e), want = "surf: no profile (prof is NULL)";
+            break;
+        case 2:
+            st = tn_surf_create(m, &prof, NULL, NULL, &e);
+            want = "surf: no output pointer (out is NULL)";
+            break;
+        case 3:
+            st = tn_surf_load(NULL, &prof, data, 4, "g.bin", NULL, &out, &e);
+            want = "surf: no map to load with (m is NULL)";
+            break;
+        case 4:
+            st = tn_surf_load(m, NULL, data, 4, "g.bin", NULL, &out, &e);
+            want = "surf: no profile to load with (prof is NULL)";
+            break;
+        case 5:
+            st = tn_surf_load(m, &prof, data, 4, "g.bin", NULL, NULL, &e);
+            want = "surf: no output pointer to load with (out is NULL)";
+            break;
+        case 6:
+            st = tn_surf_load(m, &prof, NULL, 4, "g.bin", NULL, &out, &e);
+            want = "surf: no data to load (data is NULL, size 4)";
+            break;
+        case 7: st = tn_surf_sync(NULL, m, &e), want = "surf: no graph to sync (g is NULL)"; break;
+        case 8: st = tn_surf_sync(g, NULL, &e), want = "surf: no map to sync (m is NULL)"; break;
+        case 9:
+            st = tn_surf_edit(NULL, m, 1, 1, &e), want = "surf: no graph to edit (g is NULL)";
+            break;
+        default:
+            st = tn_surf_edit(g, NULL, 1, 1, &e), want = "surf: no map to edit (m is NULL)";
+            break;
+        }
+        assert_int_equal(st, TN_FAILURE | TN_INVALID_PARAM);
+        assert_null(out);
+        if (strcmp(e.msg, want) != 0) fail_msg("case %d: \"%s\", want \"%s\"", k, e.msg, want);
+    }
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -4626,6 +4687,7 @@ int main(void)
         cmocka_unit_test(test_debug_draw_null_map),
         cmocka_unit_test(test_find_failure_stats),
         cmocka_unit_test(test_profile_make_null_physics),
+        cmocka_unit_test(test_null_argument_named),
     };
     if (getenv("TN_TEST_FILTER")) /* e.g. TN_TEST_FILTER=test_null_arguments */
         cmocka_set_test_filter(getenv("TN_TEST_FILTER"));

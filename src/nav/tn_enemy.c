@@ -101,7 +101,8 @@ tn_status tn_enemies_configure(tn_enemies *s, const tn_enemies_config *cfg, tn_e
 {
     tn_error_clear(err); /* a success leaves no stale message */
     if (!s || !cfg)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "enemy: no pool or config");
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "enemy: no %s (%s is NULL)",
+                            !s ? "pool" : "config", !s ? "s" : "cfg");
     tn_enemies_config c = *cfg;
     if (c.capacity != s->cfg.capacity && c.capacity != 0)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
@@ -310,7 +311,8 @@ static void init_enemy(tn_enemies *s, tn_enemy *e, const tn_flow *f, int x, int 
 static tn_status check_field(const tn_enemies *s, const tn_flow *f, tn_error *err)
 {
     if (!s || !f)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "enemy: no pool or field");
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "enemy: no %s (%s is NULL)",
+                            !s ? "pool" : "flow field", !s ? "s" : "f");
     if (f->connectivity != 4)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "enemy: the flow field is %d-connected; enemies walk a "

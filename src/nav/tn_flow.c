@@ -1029,8 +1029,9 @@ static void rebuild_from_kinds(tn_flow *f)
 /* Why a map does not fit a flow field, or NULL when it does. */
 static tn_status check_map(const tn_flow *f, const tn_map *m, tn_error *err)
 {
-    if (!f || !m)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "flow: no field or map");
+    if (!f || !m) /* say which: a caller with both may not know */
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "flow: no %s (%s is NULL)",
+                            !f ? "flow field" : "map", !f ? "f" : "m");
     if (m->w != f->w || m->h != f->h)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "flow: the map is %dx%d but the field was made for %dx%d", m->w, m->h,
@@ -1232,7 +1233,8 @@ tn_status tn_flow_whatif(tn_flow *f, int x, int y, int kind, const int32_t *tile
     if (lost_out) *lost_out = 0;
     if (!f || !lost_out)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "flow: what-if without a field or output (NULL)");
+                            "flow: what-if without %s (%s is NULL)",
+                            !f ? "a field" : "an output for the count", !f ? "f" : "lost");
     tn_status st = check_tile(f, x, y, "what-if tile", err);
     if (tn_failed(st)) return st;
     if (kind < TN_FLOW_WALL || kind > TN_FLOW_DEST)
@@ -1305,7 +1307,8 @@ tn_status tn_flow_distance(tn_flow *f, int sx, int sy, int gx, int gy, double *d
     if (dist) *dist = -1.0;
     if (!f || !dist)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "flow: distance without a field or output (NULL)");
+                            "flow: distance without %s (%s is NULL)", !f ? "a field" : "an output",
+                            !f ? "f" : "dist");
     tn_status st = check_tile(f, sx, sy, "start", err);
     if (tn_failed(st)) return st;
     st = check_tile(f, gx, gy, "goal", err);

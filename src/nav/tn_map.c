@@ -47,7 +47,8 @@ tn_status tn_map_clone(const tn_map *m, tn_map **out, tn_error *err)
     if (out) *out = NULL;
     if (!m || !out)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "map: no map or output pointer to clone (NULL)");
+                            "map: no %s to clone (%s is NULL)", !m ? "map" : "output pointer",
+                            !m ? "m" : "out");
     tn_map *c = NULL;
     tn_status st = tn_map_create(m->w, m->h, &m->alloc, &c, err);
     if (tn_failed(st)) return st;

@@ -3782,8 +3782,13 @@ static tn_status create_graph(const tn_map *m, const tn_surf_profile *prof, cons
 {
     if (out) *out = NULL;
     if (!m || !prof || !out)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surf: no map, profile or output pointer");
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "surf: no %s (%s is NULL)",
+                            !m      ? "map"
+                            : !prof ? "profile"
+                                    : "output pointer",
+                            !m      ? "m"
+                            : !prof ? "prof"
+                                    : "out");
     int per_tile;
     float step_px;
     tn_surf_profile norm;
@@ -3824,9 +3829,18 @@ tn_status tn_surf_load(const tn_map *m, const tn_surf_profile *prof, const void 
                        const char *name, const tn_allocator *a, tn_surf **out, tn_error *err)
 {
     if (out) *out = NULL;
-    if (!m || !prof || !out || (!data && size))
+    if (!m || !prof || !out)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surf: no map, profile, data or output pointer to load with");
+                            "surf: no %s to load with (%s is NULL)",
+                            !m      ? "map"
+                            : !prof ? "profile"
+                                    : "output pointer",
+                            !m      ? "m"
+                            : !prof ? "prof"
+                                    : "out");
+    if (!data && size)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "surf: no data to load (data is NULL, size %zu)", size);
     int per_tile;
     float step_px;
     tn_surf_profile norm;
@@ -4070,7 +4084,8 @@ tn_status tn_surf_sync(tn_surf *g, const tn_map *m, tn_error *err)
     tn_error_clear(err);
     if (!g || !m)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surf: no graph or map to sync (NULL)");
+                            "surf: no %s to sync (%s is NULL)", !g ? "graph" : "map",
+                            !g ? "g" : "m");
     if (tn_surf_in_sync(g, m)) return TN_OK;
     return sync_tiles(g, m, err);
 }
@@ -4771,7 +4786,8 @@ tn_status tn_surf_edit(tn_surf *g, const tn_map *m, int x, int y, tn_error *err)
     tn_error_clear(err);
     if (!g || !m)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surf: no graph or map to edit (NULL)");
+                            "surf: no %s to edit (%s is NULL)", !g ? "graph" : "map",
+                            !g ? "g" : "m");
     if (!tn_map_inside(m, x, y))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "surf: tile (%d,%d) is outside the %dx%d map", x, y, m->w, m->h);
