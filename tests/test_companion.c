@@ -794,6 +794,43 @@ static void test_helpers_null(void **state)
     assert_true(x == 0.0f);
 }
 
+/* A companion whose box overlaps a block - placed there, or a block edited
+ * onto it - first moves out to the nearest free place: tn_steer_move moves
+ * a box that starts inside a block without collision, so it used to fly
+ * on through the walls, inside them for good (a library user's program
+ * placed one in a wall: after 600 steps it was still in one). */
+static void test_frees_itself_from_a_block(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(12, 8, NULL, &m, NULL)));
+    for (int y = 0; y < 8; y++)
+        if (y != 4) tn_map_set_tile(m, 5, y, TN_TILE_BLOCK, NULL); /* a wall, a door at row 4 */
+    tn_companion_params p = tn_companion_default_params();
+    for (int k = 0; k < 2; k++) {
+        tn_companion c;
+        tn_companion_init(&c, 5.5f * 16, 2.5f * 16, 0); /* inside the wall's tile (5,2) */
+        c.vx = 200;                                     /* and moving */
+        tn_companion_env e = char_env(m, NULL, 60, 60);
+        if (k == 1) { /* free at first, then a block edited onto it */
+            tn_companion_init(&c, 8.5f * 16, 2.5f * 16, 0);
+            e.char_x = 8.5f * 16 + 30;
+            for (int i = 0; i < 30; i++) tn_companion_step(&c, &p, &e);
+            assert_true(tn_steer_box_free(m, c.x, c.y, p.half));
+            int tx = (int)(c.x / 16), ty = (int)(c.y / 16);
+            tn_map_set_tile(m, tx, ty, TN_TILE_BLOCK, NULL);
+            assert_false(tn_steer_box_free(m, c.x, c.y, p.half));
+        }
+        for (int i = 0; i < 600; i++) {
+            tn_companion_step(&c, &p, &e);
+            if (!tn_steer_box_free(m, c.x, c.y, p.half))
+                fail_msg("case %d, step %d: box at (%g, %g) overlaps a block", k, i, (double)c.x,
+                         (double)c.y);
+        }
+    }
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -812,6 +849,7 @@ int main(void)
         cmocka_unit_test(test_goes_as_close_as_it_can),
         cmocka_unit_test(test_step_null_arguments),
         cmocka_unit_test(test_helpers_null),
+        cmocka_unit_test(test_frees_itself_from_a_block),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
