@@ -562,9 +562,10 @@ int tn_companion_step(tn_companion *c, const tn_companion_params *p, const tn_co
      * it) would fly on through the walls: tn_steer_move moves such a box
      * without collision.  Out first, to the nearest tile centre where it
      * is free, at rest and with its task forgotten (as after an edit);
-     * with no such place it stays (nowhere to go).  One box test a step. */
+     * with none within TN_STEER_UNSTICK_TILES it stays (a bounded search
+     * each step, not the whole map's).  One box test a step. */
     if (e->map && !tn_steer_box_free(e->map, c->x, c->y, p->half) &&
-        tn_steer_unstick(e->map, p->half, &c->x, &c->y, tn_maxi(e->map->w, e->map->h))) {
+        tn_steer_unstick(e->map, p->half, &c->x, &c->y, TN_STEER_UNSTICK_TILES)) {
         c->vx = c->vy = 0.0f;
         tn_companion_reset(c);
     }

@@ -179,6 +179,10 @@ bool tn_steer_corner_shift(const tn_map *m, float half, float x, float y, int ax
  * box)^2 box tests (a full 10x10 map with max_tiles 1e6: 100 tests, not
  * 4e12). */
 bool tn_steer_unstick(const tn_map *m, float half, float *x, float *y, int max_tiles);
+/* How far (tiles) the companion and the wanderers look for a free place
+ * when a step finds their box inside a block (tn_companion_step,
+ * tn_wander_step). */
+#define TN_STEER_UNSTICK_TILES 16
 
 #ifdef __cplusplus
 }
