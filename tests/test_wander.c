@@ -761,6 +761,46 @@ static void test_helpers_null_and_nan(void **state)
     tn_wanderer_restart(NULL);
 }
 
+/* A wanderer whose box overlaps a block - placed there, or a block edited
+ * onto it - moves out to the nearest free place when it starts: it drew
+ * no free waypoint from there and waited for good, standing in the wall
+ * (a library user's program placed one in a wall: after 600 steps it was
+ * still there, in TN_WANDER_WAIT). */
+static void test_frees_itself_from_a_block(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(24, 12, NULL, &m, NULL)));
+    for (int y = 0; y < 12; y++)
+        if (y != 6) tn_map_set_tile(m, 8, y, TN_TILE_BLOCK, NULL); /* a wall, a door at row 6 */
+    tn_agent_nav nav = tnav_make(m);
+    tn_wander_env env = env_for(m, &nav);
+    tn_wander_params p = tn_wander_default_params();
+    const float tx = 20.5f * 16, ty = 6.5f * 16;
+    for (int k = 0; k < 2; k++) {
+        tn_wanderer a;
+        if (k == 0) {
+            tn_wanderer_init(&a, 8.5f * 16, 2.5f * 16, 0, tx, ty, 5, 0); /* inside (8,2) */
+        } else { /* walking, then a block edited onto it */
+            tn_wanderer_init(&a, 3.5f * 16, 9.5f * 16, 0, tx, ty, 5, 1);
+            for (int i = 0; i < 60; i++) tn_wander_step(&a, 1, &p, &env);
+            tn_map_set_tile(m, (int)(a.x / 16), (int)(a.y / 16), TN_TILE_BLOCK, NULL);
+            assert_false(tn_steer_box_free(m, a.x, a.y, p.half));
+        }
+        int inside = 0;
+        for (int i = 0; i < 1200; i++) {
+            tn_wander_step(&a, 1, &p, &env);
+            if (!tn_steer_box_free(m, a.x, a.y, p.half)) inside++;
+        }
+        print_message("case %d: %d of 1200 steps inside a block, ends %.0f px from the target\n", k,
+                      inside, (double)tn_len(a.x - tx, a.y - ty));
+        /* out within the first wait (15 steps + the step that starts) */
+        assert_true(inside <= 16);
+        assert_true(tn_steer_box_free(m, a.x, a.y, p.half));
+    }
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -781,6 +821,7 @@ int main(void)
         cmocka_unit_test(test_params_ranges),
         cmocka_unit_test(test_step_null_arguments),
         cmocka_unit_test(test_helpers_null_and_nan),
+        cmocka_unit_test(test_frees_itself_from_a_block),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

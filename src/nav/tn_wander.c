@@ -852,6 +852,18 @@ static float curv_at(const tn_wanderer *a, float s)
     return k;
 }
 
+/* A wanderer about to start whose box overlaps a block (placed there, or a
+ * block edited onto it: no waypoint is free from there, so it waited for
+ * good) moves first to the nearest tile centre where it is free, up to
+ * TN_STEER_UNSTICK_TILES away; with none it waits on.  One box test a
+ * start. */
+static void free_box(tn_wanderer *a, const ctx *c)
+{
+    const tn_map *m = c->e->map;
+    if (m && !tn_steer_box_free(m, a->x, a->y, c->p->half))
+        tn_steer_unstick(m, c->p->half, &a->x, &a->y, TN_STEER_UNSTICK_TILES);
+}
+
 static void step_one(tn_wanderer *a, const ctx *c)
 {
     const tn_wander_params *p = c->p;
@@ -859,6 +871,7 @@ static void step_one(tn_wanderer *a, const ctx *c)
     switch (a->mode) {
     case TN_WANDER_STOPPED:
         if (tn_len(a->tx - a->x, a->ty - a->y) <= p->resume_dist) return;
+        free_box(a, c);
         start(a, c);
         if (a->mode != TN_WANDER_TURN) return;
         break;
@@ -867,6 +880,7 @@ static void step_one(tn_wanderer *a, const ctx *c)
             a->wait--;
             return;
         }
+        free_box(a, c);
         start(a, c);
         if (a->mode != TN_WANDER_TURN) return;
         break;

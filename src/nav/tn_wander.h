@@ -239,7 +239,8 @@ float tn_wander_turn_rate(const tn_wander_params *p);
 /* The cone half-width for a target at distance d, radians (0 for p NULL). */
 float tn_wander_cone(const tn_wander_params *p, float d);
 
-/* A wanderer at (x, y) (its box must be free) facing `heading`, walking
+/* A wanderer at (x, y) (its box free: one that overlaps a block is moved
+ * out when it starts, see tn_wander_step) facing `heading`, walking
  * toward (tx, ty); its random stream is (seed, stream).  It draws its first
  * waypoints on its first step.  Here and in the two below, a NULL
  * wanderer: nothing. */
@@ -247,11 +248,18 @@ void tn_wanderer_init(tn_wanderer *a, float x, float y, float heading, float tx,
                       uint64_t seed, uint64_t stream);
 void tn_wanderer_set_target(tn_wanderer *a, float tx, float ty);
 /* Forget the waypoints and start again from where it stands (after the map
- * changed under it; free its box first with tn_steer_unstick). */
+ * changed under it; a box a block now covers is moved out when it starts,
+ * as tn_wander_step says, or free it yourself with tn_steer_unstick). */
 void tn_wanderer_restart(tn_wanderer *a);
 /* Advance n wanderers one step.  `p` must have passed
  * tn_wander_validate, env->map must be set and env->dt > 0 (nothing is
- * re-checked per step).  a, p or env NULL: nothing. */
+ * re-checked per step).  a, p or env NULL: nothing.
+ * A wanderer whose box overlaps a block when it starts a walk (placed
+ * there, or a block edited onto it: its walk stops, it waits 15 steps and
+ * starts again) first moves to the nearest tile centre where its box is
+ * free, up to TN_STEER_UNSTICK_TILES tiles away (tn_steer_unstick); with
+ * none that near it waits on (free it yourself, or remove it).  Before,
+ * it drew no free waypoint from there and stood in the wall for good. */
 void tn_wander_step(tn_wanderer *a, int n, const tn_wander_params *p, const tn_wander_env *env);
 
 /* The point of a segment at parameter u in [0, 1] (s NULL: (0, 0); x or y
