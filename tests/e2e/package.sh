@@ -112,6 +112,12 @@ done
 printf '#include <tilenav.h>\nint tn_consumer_ok();\nint tn_consumer_ok() { tn_status s = TN_OK; return tn_succeeded(s) ? 0 : 1; }\n' |
     $CXX -x c++ -std=c++11 -Wall -Wextra -Werror -pedantic -Wold-style-cast -Wuseless-cast $CFL -c -o /dev/null - ||
     fail "TN_OK and the status macros are not cast-free C++"
+# the headers by their directory too, as <SDL2/SDL.h> with sdl2.pc's two -I
+# (a library user's <tilenav/tn_map.h> did not compile: only -I.../tilenav)
+# shellcheck disable=SC2086
+printf '#include <tilenav/tilenav.h>\n#include <tilenav/tn_map.h>\nint main(void) { return tn_version() == 0; }\n' |
+    cc -x c -std=c11 -Wall -Wextra -Werror $CFL -o "$T/nsinclude" - $LIBS ||
+    fail "#include <tilenav/tilenav.h> does not compile with pkg-config --cflags tilenav"
 # every symbol the libraries export carries the tn_ prefix (a game that
 # defines its own walk() or hash_key() must link and run unchanged)
 for lib in "$T/inst/lib/libtilenav.a" "$T/inst/lib/libtilenav.so"; do
