@@ -27,6 +27,7 @@
  * Memory is allocated once per input; builds never allocate. */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
+#include "fileio.h"
 
 #include "tn_cdt.h"
 #include "tn_navmesh.h"
@@ -45,38 +46,18 @@
 int bench_outline(const tn_map *m, int unit, int32_t **xy, int *npoints, int32_t **segs,
                   int *nsegs);
 
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = bench_alloc(cap);
-    for (;;) {
-        if (!buf) break;
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap) break;
-        char *nb = realloc(buf, cap *= 2);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-        }
-        buf = nb;
-    }
-    fclose(f);
-    *len = n;
-    return buf;
-}
-
 /* A message of the cdt module already starts with "cdt: " (tn_common.h), and
  * so does every line this command prints: print the prefix once. */
 static const char *bare(const char *msg) { return strncmp(msg, "cdt: ", 5) == 0 ? msg + 5 : msg; }
 
 static tn_map *load_map(const char *path)
 {
+    /* tn_read_file says why (no such file, a directory) and never waits on
+     * a FIFO nor reads an endless device (/dev/zero) */
     size_t len = 0;
-    char *buf = read_file(path, &len);
-    if (!buf) {
-        fprintf(stderr, "cdt: cannot read %s\n", path);
+    char *buf = NULL, msg[512];
+    if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, msg, sizeof msg) != 0) {
+        fprintf(stderr, "cdt: %s\n", msg);
         return NULL;
     }
     tn_map *m = NULL;
@@ -382,7 +363,17 @@ int bench_cdt(int argc, char **argv)
         bench_in *ins = bench_zalloc((size_t)nmaps, sizeof *ins);
         tn_cdt **cs = bench_zalloc((size_t)nmaps, sizeof *cs);
         for (int k = 0; k < nmaps; k++) {
-            if (load_map_input(maps[k], &ins[k])) return 1;
+            if (load_map_input(maps[k], &ins[k])) {
+                for (int j = 0; j < k; j++) {
+                    tn_cdt_destroy(cs[j]);
+                    free(ins[j].xi);
+                    free(ins[j].xd);
+                    free(ins[j].segs);
+                }
+                free(ins);
+                free(cs);
+                return 1;
+            }
             tn_cdt_create(ins[k].n, ins[k].nsegs, NULL, &cs[k], &err);
             if (!cs[k]) {
                 fprintf(stderr, "cdt: %s\n", bare(err.msg));

@@ -10,6 +10,7 @@
  * 3 ms. */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
+#include "fileio.h"
 
 #include "tn_map.h"
 #include "tn_navmesh.h"
@@ -112,10 +113,13 @@ static void radius_table(const tn_map *map, tn_navquery *q, int nq, int max_corn
 
 static int bench_file(const char *path, int reps, int nqueries)
 {
+    /* tn_read_file says why (no such file, a directory) and never waits on
+     * a FIFO (tu_slurp opened one and blocked, and a directory made it ask
+     * malloc for 2^63 bytes) */
     size_t len;
-    char *buf = tu_slurp(path, &len);
-    if (!buf) {
-        fprintf(stderr, "tilenav-bench navmesh: cannot read %s\n", path);
+    char *buf = NULL, msg[512];
+    if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, msg, sizeof msg) != 0) {
+        fprintf(stderr, "tilenav-bench navmesh: %s\n", msg);
         return 1;
     }
     tn_map *map = NULL;

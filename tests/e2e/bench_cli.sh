@@ -112,6 +112,23 @@ expect 2 "^soak: --steps: '\+5' is not a whole number" $B soak --seed 1 --steps 
 expect 2 "^tiled: --size: 100 is outside 257\.\.4096$" $B tiled --size 100
 expect 2 "^cdt: --points: 'abc' is not a whole number" $B cdt --points abc
 expect 2 "^render: --frames: '2x' is not a whole number" $B render --map maps/demo.map --frames 2x
+# a map the navmesh and cdt commands cannot read is named with the reason,
+# and never waited on (a FIFO) nor read forever (a device); a directory
+# made navmesh ask malloc for 2^63 bytes (an ASan abort), said "cannot read"
+mkdir "$T/maps.d"
+mkfifo "$T/fifo.map"
+expect 1 "^tilenav-bench navmesh: $T/maps.d: is a directory, not a file$" \
+    $B navmesh --reps 1 "$T/maps.d"
+expect 1 "^tilenav-bench navmesh: $T/fifo.map: is a FIFO \(named pipe\), not a regular file" \
+    timeout 20 $B navmesh --reps 1 "$T/fifo.map"
+expect 1 "^tilenav-bench navmesh: $T/none.map: cannot open: No such file or directory$" \
+    $B navmesh --reps 1 "$T/none.map"
+expect 1 "^cdt: /dev/zero: is a device, not a regular file: not read$" \
+    timeout 20 $B cdt --runs 1 --map /dev/zero
+expect 1 "^cdt: $T/fifo.map: is a FIFO \(named pipe\), not a regular file" \
+    timeout 20 $B cdt --runs 1 --map "$T/fifo.map"
+expect 1 "^cdt: $T/none.map: cannot open: No such file or directory$" \
+    $B cdt --runs 1 --map maps/demo.map "$T/none.map"
 # and good numbers still run
 $B flow --size 16 --reps 1 --edits 1 >"$T/out" 2>&1 || bad "flow --size 16 failed: $(cat "$T/out")"
 grep -q "16x16 .*maze rebuild" "$T/out" || bad "flow --size 16 did not run the 16x16 maze: $(cat "$T/out")"
