@@ -22,7 +22,8 @@
  *       the hull), TH the count of the whole hull, W and C the median wall
  *       and thread-CPU time of R builds of that (R = 0: not timed);
  *       --alternate: each timed build after an untimed build of OTHER.map
- *       (with the outside removed, on its own tn_cdt).
+ *       (with the outside removed, on its own tn_cdt).  -o writes
+ *       atomically and never replaces a file that is not such a dump.
  *
  * Memory is allocated once per input; builds never allocate. */
 #define _POSIX_C_SOURCE 200809L
@@ -38,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 /* CPU time of this thread: on a shared machine it leaves out the time the
@@ -148,9 +150,29 @@ static double time_builds(tn_cdt *c, const bench_in *in, unsigned flags, int run
 static int write_json(const char *path, const bench_in *in, int ntris, int ntris_hull, int runs,
                       double wall, double cpu)
 {
-    FILE *f = path ? fopen(path, "wb") : stdout;
+    /* -o: a file that is there and is not such a dump (a map, notes: a
+     * slip of the name) is not replaced; the dump is made in memory and
+     * written atomically, so a failed write never leaves a cut file */
+    static const char head[] = "{\"points\":[";
+    struct stat st;
+    if (path && stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+        char got[sizeof head - 1] = {0};
+        FILE *old = fopen(path, "rb");
+        size_t n = old ? fread(got, 1, sizeof got, old) : 0;
+        if (old) fclose(old);
+        if (n > 0 && memcmp(got, head, sizeof got) != 0) {
+            tn_print_shown(stderr,
+                           "cdt: %s: not replaced: it is not a cdt dump (it does not start "
+                           "with '%s')\n",
+                           path, head);
+            return 1;
+        }
+    }
+    char *mem = NULL;
+    size_t mem_len = 0;
+    FILE *f = path ? open_memstream(&mem, &mem_len) : stdout;
     if (!f) {
-        fprintf(stderr, "cdt: cannot write %s\n", path);
+        fprintf(stderr, "cdt: out of memory\n");
         return 1;
     }
     fprintf(f, "{\"points\":[");
@@ -167,11 +189,18 @@ static int write_json(const char *path, const bench_in *in, int ntris, int ntris
             "],\n\"triangles\":%d,\"triangles_hull\":%d,\"ours_runs\":%d,\"ours_wall_ms\":%.6f,"
             "\"ours_cpu_ms\":%.6f}\n",
             ntris, ntris_hull, runs, wall * 1e3, cpu * 1e3);
-    if (path && fclose(f) != 0) {
-        fprintf(stderr, "cdt: cannot write %s\n", path);
-        return 1;
+    if (!path) return 0;
+    int rc = 0;
+    char err[1024];
+    if (fclose(f) != 0) {
+        fprintf(stderr, "cdt: out of memory\n");
+        rc = 1;
+    } else if (tn_write_file_atomic(path, mem, mem_len, err, sizeof err) != 0) {
+        tn_print_shown(stderr, "cdt: %s\n", err);
+        rc = 1;
     }
-    return 0;
+    free(mem);
+    return rc;
 }
 
 static void usage(FILE *f)
@@ -331,7 +360,7 @@ int bench_cdt(int argc, char **argv)
         }
         tn_cdt *c = NULL;
         tn_cdt_create(in.n, in.nsegs, NULL, &c, &err);
-        int rc = 1;
+        int rc = 1, said = 0; /* said: write_json printed why itself */
         if (c && !tn_failed(build_once(c, &in, 0, &err))) {
             tn_cdt_mesh mh, mr;
             tn_cdt_get_mesh(c, &mh);
@@ -346,9 +375,10 @@ int bench_cdt(int argc, char **argv)
             if (wall >= 0 && !tn_failed(build_once(c, &in, flags, &err))) {
                 tn_cdt_get_mesh(c, &mr);
                 rc = write_json(out, &in, mr.ntris, hull, runs > 0 ? runs : 0, wall, cpu);
+                said = rc;
             }
         }
-        if (rc) fprintf(stderr, "cdt: %s\n", bare(err.msg));
+        if (rc && !said) fprintf(stderr, "cdt: %s\n", bare(err.msg));
         tn_cdt_destroy(c);
         tn_cdt_destroy(between.c);
         free(other.xi);

@@ -129,6 +129,20 @@ expect 1 "^cdt: $T/fifo.map: is a FIFO \(named pipe\), not a regular file" \
     timeout 20 $B cdt --runs 1 --map "$T/fifo.map"
 expect 1 "^cdt: $T/none.map: cannot open: No such file or directory$" \
     $B cdt --runs 1 --map maps/demo.map "$T/none.map"
+# cdt -o never replaces a file that is not a cdt dump (a map named by
+# mistake was overwritten), and a failed write leaves the old dump whole
+cp maps/demo.map "$T/mine2.map"
+expect 1 "^cdt: $T/mine2.map: not replaced: it is not a cdt dump" \
+    $B cdt --dump-points 5 --runs 0 -o "$T/mine2.map"
+cmp -s maps/demo.map "$T/mine2.map" || bad "cdt -o replaced a map"
+for n in 5 6; do
+    "$B" cdt --dump-points $n --runs 0 -o "$T/d.json" 2>"$T/err" || bad "cdt -o d.json: $(cat "$T/err")"
+done
+grep -q '^"triangles":5,' "$T/d.json" || bad "cdt -o did not replace its own dump: $(cat "$T/d.json")"
+cp "$T/d.json" "$T/d.keep"
+expect 1 "^cdt: $T/d.json: write error: File too large \(the old file is untouched\)$" \
+    sh -c "trap '' XFSZ; ulimit -f 1; exec $B cdt --dump-points 200 --runs 0 -o '$T/d.json'"
+cmp -s "$T/d.keep" "$T/d.json" || bad "a failed cdt -o write changed the old dump"
 # and good numbers still run
 $B flow --size 16 --reps 1 --edits 1 >"$T/out" 2>&1 || bad "flow --size 16 failed: $(cat "$T/out")"
 grep -q "16x16 .*maze rebuild" "$T/out" || bad "flow --size 16 did not run the 16x16 maze: $(cat "$T/out")"
