@@ -59,7 +59,7 @@ static int load(const char *path, uint64_t seed, tn_world **out)
     cfg.seed = seed;
     tn_error e;
     if (tn_failed(tn_world_create(map, &cfg, NULL, out, &e))) {
-        fprintf(stderr, "tilenav-bench enemies: %s\n", e.msg);
+        tn_print_shown(stderr, "tilenav-bench enemies: %s: %s\n", path, e.msg);
         return 1;
     }
     tn_world_set(*out, "spawn_rate", 0.1, NULL);

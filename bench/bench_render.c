@@ -58,7 +58,7 @@ static int run(const char *path, int frames, int steps, float pan, bool populate
     tn_world *w;
     tn_error e;
     if (tn_failed(tn_world_create(map, &cfg, NULL, &w, &e))) {
-        fprintf(stderr, "tilenav-bench render: %s\n", e.msg);
+        tn_print_shown(stderr, "tilenav-bench render: %s: %s\n", path, e.msg);
         return 1;
     }
     if (populate) { /* something for every overlay: bots, wanderers, enemies */
@@ -217,26 +217,41 @@ int bench_render(int argc, char **argv)
 #ifdef BENCH_RENDER
     unsigned ovl[TN_OVERLAY_COUNT + 1];
     const char *names[TN_OVERLAY_COUNT + 1];
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", olist);
+    /* read whole, as bench_arg_list reads --zooms: strtok skipped empty
+     * items (--overlays '' drew nothing and exited 0) and a cut copy or
+     * a cap dropped the rest of a long list without a word */
+    static char namebuf[TN_OVERLAY_COUNT + 1][32];
     int novl = 0;
-    for (char *tok = strtok(buf, ","); tok && novl < TN_OVERLAY_COUNT + 1;
-         tok = strtok(NULL, ",")) {
+    for (const char *s = olist;;) {
+        size_t len = strcspn(s, ",");
+        if (len == 0) {
+            tn_print_shown(stderr,
+                           "render: --overlays: '%s' has an empty item (a list like "
+                           "none,path)\n",
+                           olist);
+            return 2;
+        }
+        if (novl == TN_OVERLAY_COUNT + 1) {
+            tn_print_shown(stderr, "render: --overlays: '%s' has more than %d items\n", olist,
+                           TN_OVERLAY_COUNT + 1);
+            return 2;
+        }
         unsigned bits = 0;
-        if (strcmp(tok, "none") != 0 && !tn_overlays_parse(tok, &bits)) {
-            fprintf(stderr, "tilenav-bench render: unknown overlay %s\n", tok);
+        bool known = len < sizeof namebuf[0];
+        if (known) {
+            snprintf(namebuf[novl], sizeof namebuf[0], "%.*s", (int)len, s);
+            known = strcmp(namebuf[novl], "none") == 0 || tn_overlays_parse(namebuf[novl], &bits);
+        }
+        if (!known) {
+            tn_print_shown(stderr, "tilenav-bench render: unknown overlay %.*s\n", (int)len, s);
             return 2;
         }
         ovl[novl] = bits;
-        names[novl] = olist + (tok - buf);
+        names[novl] = namebuf[novl];
         novl++;
-    }
-    /* names point into olist: cut them at their commas */
-    static char namebuf[TN_OVERLAY_COUNT + 1][32];
-    for (int i = 0; i < novl; i++) {
-        size_t n = strcspn(names[i], ",");
-        snprintf(namebuf[i], sizeof namebuf[i], "%.*s", (int)n, names[i]);
-        names[i] = namebuf[i];
+        s += len;
+        if (!*s) break;
+        s++;
     }
     int zooms[TN_ZOOM_LEVELS], nzoom = TN_ZOOM_LEVELS;
     for (int i = 0; i < TN_ZOOM_LEVELS; i++) zooms[i] = i;

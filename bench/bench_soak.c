@@ -123,7 +123,7 @@ int bench_soak(int argc, char **argv)
     tn_world *w;
     tn_error e;
     if (tn_failed(tn_world_create(map, &cfg, NULL, &w, &e))) {
-        fprintf(stderr, "tilenav-bench soak: %s\n", e.msg);
+        tn_print_shown(stderr, "tilenav-bench soak: %s: %s\n", map_path, e.msg);
         return 1;
     }
     tn_world_set(w, "planner", planner, NULL);

@@ -143,6 +143,22 @@ cp "$T/d.json" "$T/d.keep"
 expect 1 "^cdt: $T/d.json: write error: File too large \(the old file is untouched\)$" \
     sh -c "trap '' XFSZ; ulimit -f 1; exec $B cdt --dump-points 200 --runs 0 -o '$T/d.json'"
 cmp -s "$T/d.keep" "$T/d.json" || bad "a failed cdt -o write changed the old dump"
+# render --overlays is read whole: an empty list or item, or more items
+# than overlays, is refused (an empty list drew nothing and exited 0)
+for o in '' , 'path,' 'path,,flow'; do
+    expect 2 "^render: --overlays: '$o' has an empty item \(a list like none,path\)$" \
+        $B render --map maps/demo.map --frames 1 --overlays "$o"
+done
+expect 2 "^render: --overlays: 'none(,path,none){4}' has more than 8 items$" \
+    $B render --map maps/demo.map --frames 1 --overlays none,path,none,path,none,path,none,path,none
+# a map the world cannot take is named (the message had no file)
+printf 'tilenav-map 1\nsize 3 3\ntiles\n###\n#P#\n###\n' >"$T/tight.map"
+expect 1 "^tilenav-bench soak: $T/tight.map: the 1x2-tile character fits nowhere" \
+    $B soak --steps 1 --seed 1 --map "$T/tight.map"
+expect 1 "^tilenav-bench render: $T/tight.map: the 1x2-tile character fits nowhere" \
+    $B render --frames 1 --map "$T/tight.map"
+expect 1 "^tilenav-bench enemies: $T/tight.map: the 1x2-tile character fits nowhere" \
+    $B enemies --steps 1 --frames 1 --map "$T/tight.map"
 # and good numbers still run
 $B flow --size 16 --reps 1 --edits 1 >"$T/out" 2>&1 || bad "flow --size 16 failed: $(cat "$T/out")"
 grep -q "16x16 .*maze rebuild" "$T/out" || bad "flow --size 16 did not run the 16x16 maze: $(cat "$T/out")"
