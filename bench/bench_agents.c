@@ -22,6 +22,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
+#include "fileio.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -320,6 +321,11 @@ int bench_agents(int argc, char **argv)
             if (!bad) seed = s64;
         } else if (strcmp(a, "--only") == 0) {
             if (!v) return bench_arg_missing("agents", a), usage();
+            if (strcmp(v, "companions") != 0 && strcmp(v, "wanderers") != 0) {
+                /* (any other word ran both, as if --only were not there) */
+                tn_print_shown(stderr, "agents: --only: '%s' is not companions or wanderers\n", v);
+                return usage();
+            }
             only = v;
         } else
             return bench_arg_unknown("agents", a), usage();

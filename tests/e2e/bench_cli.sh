@@ -159,6 +159,9 @@ expect 1 "^tilenav-bench render: $T/tight.map: the 1x2-tile character fits nowhe
     $B render --frames 1 --map "$T/tight.map"
 expect 1 "^tilenav-bench enemies: $T/tight.map: the 1x2-tile character fits nowhere" \
     $B enemies --steps 1 --frames 1 --map "$T/tight.map"
+# agents --only takes one of its two words (another ran the whole bench)
+expect 2 "^agents: --only: 'companion' is not companions or wanderers$" \
+    timeout 60 $B agents --steps 1 --runs 1 --only companion
 # and good numbers still run
 $B flow --size 16 --reps 1 --edits 1 >"$T/out" 2>&1 || bad "flow --size 16 failed: $(cat "$T/out")"
 grep -q "16x16 .*maze rebuild" "$T/out" || bad "flow --size 16 did not run the 16x16 maze: $(cat "$T/out")"
