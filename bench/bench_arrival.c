@@ -243,7 +243,16 @@ int bench_arrival(int argc, char **argv)
         fprintf(stderr, "arrival: cannot create %s: %s\n", out, strerror(errno));
         return 1;
     }
+    struct stat out_st; /* EEXIST: a file of that name (a map) is no folder */
+    if (stat(out, &out_st) != 0 || !S_ISDIR(out_st.st_mode)) {
+        tn_print_shown(stderr,
+                       "arrival: --out %s: is not a directory (the failures' maps and "
+                       "scripts go into a directory)\n",
+                       out);
+        return 1;
+    }
     tn_error err;
+    bool write_warned = false;
     tn_map *m = NULL;
     tn_map_create(W, H, NULL, &m, &err);
     tn_path *pf = NULL;
@@ -333,7 +342,12 @@ int bench_arrival(int argc, char **argv)
                 continue;
             }
             fail_tab[jump][(h - 1) * 3 + w - 1]++;
-            write_failure(out, L, k, m, sx, sy, gx, gy, w, h, jump, budget);
+            if (write_failure(out, L, k, m, sx, sy, gx, gy, w, h, jump, budget) != 0 &&
+                !write_warned) { /* said once: the run goes on */
+                tn_print_shown(stderr, "arrival: cannot write a failure into %s: %s\n", out,
+                               strerror(errno));
+                write_warned = true;
+            }
             bool out_of_reach = false;
             if (push != 0.0 && o.landed) {
                 if (!graph && !cg) {

@@ -162,6 +162,13 @@ expect 1 "^tilenav-bench enemies: $T/tight.map: the 1x2-tile character fits nowh
 # agents --only takes one of its two words (another ran the whole bench)
 expect 2 "^agents: --only: 'companion' is not companions or wanderers$" \
     timeout 60 $B agents --steps 1 --runs 1 --only companion
+# arrival --out names a directory: a file there (a map) is refused before
+# the run, and a failure that cannot be written is said (it was dropped)
+expect 1 "^arrival: --out maps/demo.map: is not a directory" \
+    $B arrival --levels 1 --goals 1 --out maps/demo.map
+"$B" arrival --levels 5 --goals 10 --push 60 --planner graph --out /proc >/dev/null 2>"$T/err"
+grep -q '^arrival: cannot write a failure into /proc: ' "$T/err" ||
+    bad "arrival --out /proc: an unwritten failure was not said: $(cat "$T/err")"
 # and good numbers still run
 $B flow --size 16 --reps 1 --edits 1 >"$T/out" 2>&1 || bad "flow --size 16 failed: $(cat "$T/out")"
 grep -q "16x16 .*maze rebuild" "$T/out" || bad "flow --size 16 did not run the 16x16 maze: $(cat "$T/out")"
