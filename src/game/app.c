@@ -1307,8 +1307,28 @@ static void load_settings(app *a)
 #ifndef __EMSCRIPTEN__ /* in a browser the window is the page's size */
     double ww, wh;
     if (tn_settings_get(&st, "window_w", &ww) && tn_settings_get(&st, "window_h", &wh) &&
-        ww >= 640 && wh >= 360 && ww <= 8192 && wh <= 8192)
-        SDL_SetWindowSize(a->win, (int)ww, (int)wh);
+        ww >= 640 && wh >= 360 && ww <= 8192 && wh <= 8192) {
+        /* at most the display's usable size: a size saved on a larger
+         * display (or written by hand) put the panel and the status line
+         * off the screen, and at 8192x8192 nothing was shown at all */
+        int w = (int)ww, h = (int)wh, d = SDL_GetWindowDisplayIndex(a->win);
+        SDL_Rect ub;
+        bool cut = false;
+        if (d >= 0 && SDL_GetDisplayUsableBounds(d, &ub) == 0 && ub.w > 0 && ub.h > 0) {
+            cut = w > ub.w || h > ub.h;
+            w = w > ub.w ? ub.w : w;
+            h = h > ub.h ? ub.h : h;
+        }
+        SDL_SetWindowSize(a->win, w, h);
+        if (cut) {
+            SDL_SetWindowPosition(a->win, SDL_WINDOWPOS_CENTERED_DISPLAY(d),
+                                  SDL_WINDOWPOS_CENTERED_DISPLAY(d));
+            tn_print_shown(stderr,
+                           "tilenav: the settings' window size %dx%d is larger than the "
+                           "display's %dx%d: the window is %dx%d\n",
+                           (int)ww, (int)wh, ub.w, ub.h, w, h);
+        }
+    }
 #endif
 }
 
