@@ -169,6 +169,12 @@ expect 1 "^arrival: --out maps/demo.map: is not a directory" \
 "$B" arrival --levels 5 --goals 10 --push 60 --planner graph --out /proc >/dev/null 2>"$T/err"
 grep -q '^arrival: cannot write a failure into /proc: ' "$T/err" ||
     bad "arrival --out /proc: an unwritten failure was not said: $(cat "$T/err")"
+# genmap takes each valued option once (-o a -o b wrote only b) and no
+# --blocks for a platformer level (it was ignored)
+expect 2 "^genmap: -o is given twice \(give it once\)$" $gen -o "$T/g1.map" -o "$T/g2.map"
+expect 2 "^genmap: --kind is given twice \(give it once\)$" $gen --kind platformer
+expect 2 "^genmap: --blocks is for --kind blocks" $B genmap --kind platformer --size 16 --blocks 5
+for f in g1.map g2.map; do [ -e "$T/$f" ] && bad "genmap wrote $f"; done
 # and good numbers still run
 $B flow --size 16 --reps 1 --edits 1 >"$T/out" 2>&1 || bad "flow --size 16 failed: $(cat "$T/out")"
 grep -q "16x16 .*maze rebuild" "$T/out" || bad "flow --size 16 did not run the 16x16 maze: $(cat "$T/out")"
