@@ -36,11 +36,13 @@
 #include "bench.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fileio.h"
 #include "tn_bot.h"
@@ -138,6 +140,18 @@ static bool graph_reaches(tn_surf *g, const tn_body *b, const tn_phys_params *p,
     return false;
 }
 
+/* A failure's file in --out, never through a symbolic link planted there
+ * (the default folder is in /tmp, which every user can write: fopen
+ * followed a link and overwrote the file it named) */
+static FILE *open_out(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
+    if (fd < 0) return NULL;
+    FILE *f = fdopen(fd, "wb");
+    if (!f) close(fd);
+    return f;
+}
+
 static int write_failure(const char *dir, int level, int k, tn_map *m, int sx, int sy, int gx,
                          int gy, int w, int h, int jump, int frames)
 {
@@ -151,7 +165,7 @@ static int write_failure(const char *dir, int level, int k, tn_map *m, int sx, i
     int rc = -1;
     if (buf && tn_succeeded(tn_map_format(m, buf, cap, &len))) {
         snprintf(path, sizeof path, "%s/fail_%d_%d.map", dir, level, k);
-        FILE *f = fopen(path, "wb");
+        FILE *f = open_out(path);
         if (f) {
             fwrite(buf, 1, len, f);
             rc = fclose(f);
@@ -162,7 +176,7 @@ static int write_failure(const char *dir, int level, int k, tn_map *m, int sx, i
     m->start_y = osy;
     if (rc != 0) return -1;
     snprintf(path, sizeof path, "%s/fail_%d_%d.script", dir, level, k);
-    FILE *f = fopen(path, "w");
+    FILE *f = open_out(path);
     if (!f) return -1;
     fprintf(f,
             "# tilenav-bench arrival failure: level %d pair %d; character %dx%d, jump %d;\n"

@@ -175,6 +175,20 @@ expect 2 "^genmap: -o is given twice \(give it once\)$" $gen -o "$T/g1.map" -o "
 expect 2 "^genmap: --kind is given twice \(give it once\)$" $gen --kind platformer
 expect 2 "^genmap: --blocks is for --kind blocks" $B genmap --kind platformer --size 16 --blocks 5
 for f in g1.map g2.map; do [ -e "$T/$f" ] && bad "genmap wrote $f"; done
+# arrival never writes a failure through a link planted in --out (the
+# default is in /tmp): the file the link names is kept, the run says why
+mkdir "$T/arr"
+echo precious >"$T/victim"
+for L in 0 1 2 3 4; do
+    for K in 0 1 2 3 4 5 6 7 8 9; do
+        ln -s "$T/victim" "$T/arr/fail_${L}_$K.map"
+        ln -s "$T/victim" "$T/arr/fail_${L}_$K.script"
+    done
+done
+"$B" arrival --levels 5 --goals 10 --push 60 --planner graph --out "$T/arr" >/dev/null 2>"$T/err"
+grep -q "^arrival: cannot write a failure into $T/arr: Too many levels of symbolic links$" "$T/err" ||
+    bad "arrival into planted links: $(cat "$T/err")"
+[ "$(cat "$T/victim")" = precious ] || bad "arrival wrote a failure through a planted link"
 # and good numbers still run
 $B flow --size 16 --reps 1 --edits 1 >"$T/out" 2>&1 || bad "flow --size 16 failed: $(cat "$T/out")"
 grep -q "16x16 .*maze rebuild" "$T/out" || bad "flow --size 16 did not run the 16x16 maze: $(cat "$T/out")"
