@@ -254,7 +254,7 @@ int bench_arrival(int argc, char **argv)
         return 2;
     }
     if (mkdir(out, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "arrival: cannot create %s: %s\n", out, strerror(errno));
+        tn_print_shown(stderr, "arrival: cannot create %s: %s\n", out, strerror(errno));
         return 1;
     }
     struct stat out_st; /* EEXIST: a file of that name (a map) is no folder */

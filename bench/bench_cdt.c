@@ -59,13 +59,13 @@ static tn_map *load_map(const char *path)
     size_t len = 0;
     char *buf = NULL, msg[512];
     if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, msg, sizeof msg) != 0) {
-        fprintf(stderr, "cdt: %s\n", msg);
+        tn_print_shown(stderr, "cdt: %s\n", msg);
         return NULL;
     }
     tn_map *m = NULL;
     tn_error err;
     if (tn_failed(tn_map_parse(buf, len, path, NULL, &m, &err))) {
-        fprintf(stderr, "cdt: %s\n", bare(err.msg));
+        tn_print_shown(stderr, "cdt: %s\n", bare(err.msg));
         m = NULL;
     }
     free(buf);

@@ -52,7 +52,7 @@ static int load(const char *path, uint64_t seed, tn_world **out)
     char err[512];
     tn_map *map;
     if (tn_load_map(path, &map, err, sizeof err) != 0) {
-        fprintf(stderr, "tilenav-bench enemies: %s\n", err);
+        tn_print_shown(stderr, "tilenav-bench enemies: %s\n", err);
         return 1;
     }
     tn_world_config cfg = tn_world_default_config();
@@ -123,7 +123,7 @@ static int run_render(const char *path, int frames)
     tn_fonts fonts;
     char err[512];
     if (tn_fonts_open(&fonts, "assets", err, sizeof err) != 0) {
-        fprintf(stderr, "tilenav-bench enemies: %s\n", err);
+        tn_print_shown(stderr, "tilenav-bench enemies: %s\n", err);
         TTF_Quit();
         return 1;
     }

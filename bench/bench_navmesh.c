@@ -119,7 +119,7 @@ static int bench_file(const char *path, int reps, int nqueries)
     size_t len;
     char *buf = NULL, msg[512];
     if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, msg, sizeof msg) != 0) {
-        fprintf(stderr, "tilenav-bench navmesh: %s\n", msg);
+        tn_print_shown(stderr, "tilenav-bench navmesh: %s\n", msg);
         return 1;
     }
     tn_map *map = NULL;
@@ -127,7 +127,7 @@ static int bench_file(const char *path, int reps, int nqueries)
     tn_status s = tn_map_parse(buf, len, path, NULL, &map, &err);
     free(buf);
     if (tn_failed(s)) {
-        fprintf(stderr, "%s\n", err.msg);
+        tn_print_shown(stderr, "%s\n", err.msg);
         return 1;
     }
     tu_counting mesh_count = {0}, query_count = {0};
@@ -137,7 +137,7 @@ static int bench_file(const char *path, int reps, int nqueries)
     tn_navquery *q = NULL;
     if (nm) tn_navquery_create(nm, &qa, &q, &err);
     if (!nm || !q) {
-        fprintf(stderr, "%s: %s\n", path, err.msg);
+        tn_print_shown(stderr, "%s: %s\n", path, err.msg);
         tn_navmesh_destroy(nm);
         tn_map_destroy(map);
         return 1;
@@ -148,7 +148,7 @@ static int bench_file(const char *path, int reps, int nqueries)
     double *cpu = bench_alloc(sizeof(double) * (size_t)reps);
     int rc = 0;
     if (tn_failed(tn_navmesh_build(nm, map, &err))) { /* warm-up */
-        fprintf(stderr, "%s: %s\n", path, err.msg);
+        tn_print_shown(stderr, "%s: %s\n", path, err.msg);
         rc = 1;
         goto done;
     }

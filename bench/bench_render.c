@@ -51,7 +51,7 @@ static int run(const char *path, int frames, int steps, float pan, bool populate
     char err[512];
     tn_map *map;
     if (tn_load_map(path, &map, err, sizeof err) != 0) {
-        fprintf(stderr, "tilenav-bench render: %s\n", err);
+        tn_print_shown(stderr, "tilenav-bench render: %s\n", err);
         return 1;
     }
     tn_world_config cfg = tn_world_default_config();
@@ -98,7 +98,7 @@ static int run(const char *path, int frames, int steps, float pan, bool populate
     }
     tn_fonts fonts;
     if (tn_fonts_open(&fonts, "assets", err, sizeof err) != 0) {
-        fprintf(stderr, "tilenav-bench render: %s\n", err);
+        tn_print_shown(stderr, "tilenav-bench render: %s\n", err);
         return 1;
     }
     SDL_Surface *surf = SDL_CreateRGBSurfaceWithFormat(0, TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H, 32,

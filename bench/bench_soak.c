@@ -115,7 +115,7 @@ int bench_soak(int argc, char **argv)
     char err[512];
     tn_map *map;
     if (tn_load_map(map_path, &map, err, sizeof err) != 0) {
-        fprintf(stderr, "tilenav-bench soak: %s\n", err);
+        tn_print_shown(stderr, "tilenav-bench soak: %s\n", err);
         return 1;
     }
     tn_world_config cfg = tn_world_default_config();

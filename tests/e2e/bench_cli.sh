@@ -189,6 +189,16 @@ done
 grep -q "^arrival: cannot write a failure into $T/arr: Too many levels of symbolic links$" "$T/err" ||
     bad "arrival into planted links: $(cat "$T/err")"
 [ "$(cat "$T/victim")" = precious ] || bad "arrival wrote a failure through a planted link"
+# a file name's control bytes are shown as \xNN, as the game shows them,
+# never sent raw to the terminal (an ESC in a name recoloured it)
+esc=$(printf 'x\033[31my.map')
+printf 'junk\n' >"$T/$esc"
+for c in "soak --steps 1 --seed 1 --map" "render --frames 1 --map" \
+    "enemies --steps 1 --frames 1 --map" "navmesh --reps 1" "cdt --runs 1 --map"; do
+    $B $c "$T/$esc" >/dev/null 2>"$T/err"
+    grep -q 'x\\x1b\[31my\.map:1:1: missing header' "$T/err" && ! grep -q "$(printf '\033')" "$T/err" ||
+        bad "$c: the name was not shown escaped: $(od -c "$T/err" | head -3)"
+done
 # and good numbers still run
 $B flow --size 16 --reps 1 --edits 1 >"$T/out" 2>&1 || bad "flow --size 16 failed: $(cat "$T/out")"
 grep -q "16x16 .*maze rebuild" "$T/out" || bad "flow --size 16 did not run the 16x16 maze: $(cat "$T/out")"
