@@ -293,7 +293,13 @@ int bench_cdt(int argc, char **argv)
             continue;
         }
         if (!strcmp(a, "--map")) {
-            while (i + 1 < argc && argv[i + 1][0] != '-' && nmaps < 64) maps[nmaps++] = argv[++i];
+            while (i + 1 < argc && argv[i + 1][0] != '-') {
+                if (nmaps == 64) { /* (the 65th and later were dropped without a word) */
+                    fprintf(stderr, "cdt: --map takes at most 64 maps\n");
+                    return 2;
+                }
+                maps[nmaps++] = argv[++i];
+            }
             continue;
         }
         int bad = 0;

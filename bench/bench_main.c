@@ -264,6 +264,19 @@ int main(int argc, char **argv)
                 printf("usage: tilenav-bench %s\n", COMMANDS[i].help);
                 return 0;
             }
+            /* an option given twice: the last one won without a word
+             * (soak --map a.map --map b.map ran b.map), where the game
+             * refuses it; cdt --map FILE... may be repeated, as a list */
+            for (int a = 2; a < argc; a++) {
+                if (strncmp(argv[a], "--", 2) != 0 && strcmp(argv[a], "-o") != 0) continue;
+                if (!strcmp(argv[1], "cdt") && !strcmp(argv[a], "--map")) continue;
+                for (int b = 2; b < a; b++)
+                    if (!strcmp(argv[a], argv[b])) {
+                        tn_print_shown(stderr, "%s: %s is given twice (give it once)\n", argv[1],
+                                       argv[a]);
+                        return 2;
+                    }
+            }
             return COMMANDS[i].fn(argc - 1, argv + 1);
         }
     }

@@ -199,6 +199,17 @@ for c in "soak --steps 1 --seed 1 --map" "render --frames 1 --map" \
     grep -q 'x\\x1b\[31my\.map:1:1: missing header' "$T/err" && ! grep -q "$(printf '\033')" "$T/err" ||
         bad "$c: the name was not shown escaped: $(od -c "$T/err" | head -3)"
 done
+# an option given twice is refused (the last one won: soak ran b.map),
+# but cdt --map, a list, may be repeated; its 65th map is refused, not dropped
+expect 2 "^soak: --map is given twice \(give it once\)$" \
+    $B soak --steps 1 --seed 1 --map maps/demo.map --map maps/arena.map
+expect 2 "^render: --zooms is given twice \(give it once\)$" \
+    $B render --frames 1 --zooms 1 --zooms 2 --map maps/demo.map
+"$B" cdt --runs 1 --map maps/demo.map --map maps/arena.map >"$T/out" 2>"$T/err" ||
+    bad "cdt --map A --map B failed: $(cat "$T/err")"
+grep -q 'arena.map' "$T/out" || bad "cdt --map A --map B did not run B: $(cat "$T/out")"
+expect 2 "^cdt: --map takes at most 64 maps$" \
+    $B cdt --runs 1 --map $(i=0; while [ $i -lt 65 ]; do printf 'maps/demo.map '; i=$((i + 1)); done)
 # and good numbers still run
 $B flow --size 16 --reps 1 --edits 1 >"$T/out" 2>&1 || bad "flow --size 16 failed: $(cat "$T/out")"
 grep -q "16x16 .*maze rebuild" "$T/out" || bad "flow --size 16 did not run the 16x16 maze: $(cat "$T/out")"
