@@ -801,6 +801,19 @@ static void test_settings_check(void **state)
              path, path);
     assert_string_equal(out, want);
     remove(path);
+    /* a byte-order mark before the first name (a hand edit in an editor
+     * that writes one): the name is read without it, as in maps */
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("\xEF\xBB\xBFspeed 3\noverlays 5\n", f);
+    fclose(f);
+    assert_int_equal(tn_settings_load(&s, path, err, sizeof err), 1);
+    assert_int_equal(tn_settings_check(&s, path, out, sizeof out), 0);
+    assert_string_equal(out, "");
+    double v = 0;
+    assert_true(tn_settings_get(&s, "speed", &v));
+    assert_true(v == 3);
+    remove(path);
     rmdir(dir);
 }
 

@@ -568,6 +568,9 @@ int tn_settings_load(tn_settings *s, const char *path, char *err, size_t cap)
     int lineno = 0;
     char *p = buf;
     int rc = 1;
+    /* a UTF-8 byte-order mark (an editor's) is no part of the first name,
+     * as in maps and scripts: it made 'speed 3' an unknown setting */
+    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) p += 3;
     while (p < buf + len) {
         char *e = memchr(p, '\n', (size_t)(buf + len - p));
         if (e) *e = '\0';
