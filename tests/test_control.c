@@ -813,6 +813,15 @@ static void test_settings_check(void **state)
     double v = 0;
     assert_true(tn_settings_get(&s, "speed", &v));
     assert_true(v == 3);
+    /* old Mac line ends: refused saying so (it read as one line with
+     * extra words, "expected 'NAME NUMBER'") */
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("speed 3\roverlays 5\r", f);
+    fclose(f);
+    assert_int_equal(tn_settings_load(&s, path, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s:1: a carriage return (CR) with no line feed", path);
+    assert_memory_equal(err, want, strlen(want));
     remove(path);
     rmdir(dir);
 }

@@ -565,6 +565,14 @@ int tn_settings_load(tn_settings *s, const char *path, char *err, size_t cap)
     char *buf;
     size_t len;
     if (tn_read_file(path, 64 * 1024, &buf, &len, err, cap) != 0) return -1;
+    int tl, tc;
+    char tw[256];
+    if (tn_text_check(buf, len, &tl, &tc, tw, sizeof tw)) { /* UTF-16, CR-only line ends */
+        snprintf(err, cap, "%s:%d: %s", path, tl, tw);      /* (read as one bad line before) */
+        free(buf);
+        memset(s, 0, sizeof *s);
+        return -1;
+    }
     int lineno = 0;
     char *p = buf;
     int rc = 1;
