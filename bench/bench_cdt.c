@@ -335,6 +335,11 @@ int bench_cdt(int argc, char **argv)
         fprintf(stderr, "cdt: --runs 0 (no timing) goes with --dump-input or --dump-points\n");
         return 2;
     }
+    if ((out || alternate) && !dump_input && dump_points < 0) { /* (ignored without a word) */
+        fprintf(stderr, "cdt: %s goes with --dump-input%s\n", out ? "-o" : "--alternate",
+                out ? " or --dump-points" : "");
+        return 2;
+    }
     if (dump_input || dump_points >= 0) {
         bench_in in;
         memset(&in, 0, sizeof in);

@@ -210,6 +210,12 @@ expect 2 "^render: --zooms is given twice \(give it once\)$" \
 grep -q 'arena.map' "$T/out" || bad "cdt --map A --map B did not run B: $(cat "$T/out")"
 expect 2 "^cdt: --map takes at most 64 maps$" \
     $B cdt --runs 1 --map $(i=0; while [ $i -lt 65 ]; do printf 'maps/demo.map '; i=$((i + 1)); done)
+# cdt -o and --alternate belong to the dumps: elsewhere they were ignored
+expect 2 "^cdt: -o goes with --dump-input or --dump-points$" \
+    $B cdt --points 5 --runs 1 -o "$T/ignored.json"
+[ -e "$T/ignored.json" ] && bad "cdt --points wrote -o"
+expect 2 "^cdt: --alternate goes with --dump-input$" \
+    $B cdt --runs 1 --map maps/demo.map --alternate maps/arena.map
 # and good numbers still run
 $B flow --size 16 --reps 1 --edits 1 >"$T/out" 2>&1 || bad "flow --size 16 failed: $(cat "$T/out")"
 grep -q "16x16 .*maze rebuild" "$T/out" || bad "flow --size 16 did not run the 16x16 maze: $(cat "$T/out")"
