@@ -452,6 +452,61 @@ static void test_undo_compound_all_or_nothing(void **state)
     tn_world_destroy(w);
 }
 
+/* A map loaded without spawn points or destinations (arena.map, climb.map,
+ * every genmap level) is built up from none, and undo takes it back down:
+ * Ctrl+Z on the first spawn point placed said "the last spawn point cannot
+ * be removed: place another one first" (the rule for clicks), and every
+ * edit under it in the history was stuck behind it.  A click still may not
+ * take the last one away. */
+static void test_undo_first_marks(void **state)
+{
+    (void)state;
+    static tn_undo u;
+    tn_error e;
+    for (int order = 0; order < 2; order++) {
+        tn_world *w = tu_load_world("maps/arena.map", 1);
+        const tn_map *m = tn_world_map(w);
+        assert_int_equal(tn_map_count_marks(m, TN_MARK_SPAWN), 0);
+        assert_int_equal(tn_map_count_marks(m, TN_MARK_DEST), 0);
+        tn_undo_clear(&u);
+        tn_undo_set_clean(&u, w);
+        assert_false(tn_failed(tn_undo_edit(&u, w, 10, 2, TN_EDIT_BLOCK, &e)));
+        const tn_edit first = order ? TN_EDIT_DEST : TN_EDIT_SPAWN;
+        const tn_edit second = order ? TN_EDIT_SPAWN : TN_EDIT_DEST;
+        assert_false(tn_failed(tn_undo_edit(&u, w, 3, 9, first, &e)));
+        assert_false(tn_failed(tn_undo_edit(&u, w, 50, 9, second, &e)));
+        assert_int_equal(tn_map_count_marks(m, TN_MARK_SPAWN), 1);
+        assert_int_equal(tn_map_count_marks(m, TN_MARK_DEST), 1);
+        /* a click may not take the last one away */
+        assert_true(tn_failed(tn_world_edit(w, 50, 9, second, &e)));
+        assert_non_null(strstr(e.msg, "cannot be removed"));
+        assert_true(tn_undo_undo(&u, w));
+        assert_int_equal(tn_map_mark(m, 50, 9), TN_MARK_NONE);
+        assert_true(tn_undo_undo(&u, w));
+        assert_int_equal(tn_map_mark(m, 3, 9), TN_MARK_NONE);
+        assert_true(tn_undo_undo(&u, w)); /* the block under them in the history */
+        assert_int_equal(tn_map_tile(m, 10, 2), TN_TILE_EMPTY);
+        assert_int_equal(tn_map_count_marks(m, TN_MARK_SPAWN), 0);
+        assert_int_equal(tn_map_count_marks(m, TN_MARK_DEST), 0);
+        assert_false(tn_world_dirty(w)); /* the map as loaded */
+        assert_true(tn_succeeded(tn_world_check(w, &e)));
+        /* and redo builds it up again */
+        assert_true(tn_undo_redo(&u, w));
+        assert_true(tn_undo_redo(&u, w));
+        assert_true(tn_undo_redo(&u, w));
+        assert_int_equal(tn_map_mark(m, 3, 9), order ? TN_MARK_DEST : TN_MARK_SPAWN);
+        assert_int_equal(tn_map_mark(m, 50, 9), order ? TN_MARK_SPAWN : TN_MARK_DEST);
+        assert_true(tn_succeeded(tn_world_check(w, &e)));
+        /* enemies in flight when the last destination goes wait, checked */
+        for (int i = 0; i < 300; i++) tn_world_step(w);
+        assert_true(tn_undo_undo(&u, w));
+        assert_true(tn_undo_undo(&u, w));
+        for (int i = 0; i < 60; i++) tn_world_step(w);
+        assert_true(tn_succeeded(tn_world_check(w, &e)));
+        tn_world_destroy(w);
+    }
+}
+
 /* Edits that put the map back as it was clear the unsaved flag, as undo
  * does: an item placed and clicked away again (the reviewer's tool 6,
  * twice on one tile) left "unsaved", and Tab / Esc wrote an autosave
@@ -2069,6 +2124,7 @@ int main(void)
         cmocka_unit_test(test_undo_clean_point),
         cmocka_unit_test(test_undo_compound_all_or_nothing),
         cmocka_unit_test(test_undo_back_by_hand),
+        cmocka_unit_test(test_undo_first_marks),
         cmocka_unit_test(test_count_keys),
         cmocka_unit_test(test_knock_key),
         cmocka_unit_test(test_planner_switch_says_which),

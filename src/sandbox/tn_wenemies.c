@@ -155,22 +155,30 @@ static bool path_after(tn_wenemies *s, const tn_map *m, int x, int y, int old_ki
     return n - lost > 0;
 }
 
-tn_status tn_wenemies_check_edit(tn_world *w, int x, int y, int tile, int mark, tn_error *err)
+tn_status tn_wenemies_check_edit(tn_world *w, int x, int y, int tile, int mark, bool history,
+                                 tn_error *err)
 {
     tn_wenemies *s = tn_wenemies_of(w);
     if (!s) return TN_OK;
     const tn_map *m = w->map;
     int old_mark = tn_map_mark(m, x, y);
     const tn_status no = TN_FAILURE | TN_REFUSED;
-    if (old_mark == TN_MARK_DEST && mark != TN_MARK_DEST && s->ndests == 1)
+    /* The last one of a kind stays, but an undo or redo may take it away:
+     * the history only goes back to states the map had, and a map loaded
+     * with none of them (arena.map, a genmap level) is built up from none
+     * (the first spawn point placed there could not be undone). */
+    const bool last_dest = old_mark == TN_MARK_DEST && mark != TN_MARK_DEST && s->ndests == 1;
+    if (last_dest && !history)
         return tn_error_set(err, no, 0, 0,
                             "the last destination cannot be removed: place another one first");
-    if (old_mark == TN_MARK_SPAWN && mark != TN_MARK_SPAWN && s->nspawns == 1)
+    if (old_mark == TN_MARK_SPAWN && mark != TN_MARK_SPAWN && s->nspawns == 1 && !history)
         return tn_error_set(err, no, 0, 0,
                             "the last spawn point cannot be removed: place another one first");
     int old_kind = s->flow->kind[tn_flow_index(s->flow, x, y)];
     int new_kind = kind_of(tile, mark);
-    if (new_kind != old_kind) {
+    /* with no destination left every spawn point idles, as in a map loaded
+     * without one: no path lost to refuse */
+    if (new_kind != old_kind && !last_dest) {
         int first = -1;
         int lost = 0;
         tn_flow_whatif(s->flow, x, y, new_kind, s->spawns, s->nspawns, &lost, &first, NULL);

@@ -8,7 +8,9 @@
  * it concerns (tn_enemies_on_edit).
  *
  * Edit rules (check_edit; a refusal's message goes to the HUD):
- *  - the last destination and the last spawn point cannot be removed;
+ *  - the last destination and the last spawn point cannot be removed,
+ *    except by an undo or redo (the history goes back to a map built up
+ *    from none);
  *  - an edit that would leave a spawn point that has a path now without a
  *    path to any destination is refused (tn_flow_whatif, no allocation);
  *  - a new spawn point needs a path (one toggled onto a destination: a path

@@ -397,7 +397,7 @@ static tn_status refuse(tn_world *w, tn_status s, tn_error *err, const char *msg
     return s;
 }
 
-static tn_status change(tn_world *w, int x, int y, int tile, int mark, tn_error *err);
+static tn_status change(tn_world *w, int x, int y, int tile, int mark, bool history, tn_error *err);
 
 /* An edit of a tile outside the map, refused. */
 static tn_status refuse_outside(tn_world *w, int x, int y, tn_error *err)
@@ -448,7 +448,7 @@ tn_status tn_world_edit(tn_world *w, int x, int y, tn_edit kind, tn_error *err)
     }
     if (tile != TN_TILE_EMPTY) mark = TN_MARK_NONE;
     const unsigned serial = w->message_serial;
-    tn_status s = change(w, x, y, tile, mark, err);
+    tn_status s = change(w, x, y, tile, mark, false, err);
     /* a block or one-way platform put on a marked tile took its mark away
      * (a middle click on an item made it a platform without a word): said,
      * unless the edit said something itself */
@@ -479,12 +479,13 @@ tn_status tn_world_edit_to(tn_world *w, int x, int y, int tile, int mark, tn_err
     if (mark != TN_MARK_NONE && mark != tn_map_mark(m, x, y) && start)
         return refuse(w, TN_FAILURE | TN_REFUSED, err,
                       "that tile is the character's start; pick another");
-    return change(w, x, y, tile, mark, err);
+    return change(w, x, y, tile, mark, true, err);
 }
 
 /* Bring (x, y), inside the map, to (tile, mark) when every rule allows the
- * new state as a whole. */
-static tn_status change(tn_world *w, int x, int y, int tile, int mark, tn_error *err)
+ * new state as a whole; history: an undo or redo (tn_world_edit_to), which
+ * may take the last spawn point or destination away. */
+static tn_status change(tn_world *w, int x, int y, int tile, int mark, bool history, tn_error *err)
 {
     tn_map *m = w->map;
     int old_tile = tn_map_tile(m, x, y), old_mark = tn_map_mark(m, x, y);
@@ -496,7 +497,7 @@ static tn_status change(tn_world *w, int x, int y, int tile, int mark, tn_error 
         return refuse(w, TN_FAILURE | TN_REFUSED, err, msg);
     }
     tn_status s = tn_wbots_check_edit(w, x, y, tile, mark, err);
-    if (tn_succeeded(s)) s = tn_wenemies_check_edit(w, x, y, tile, mark, err);
+    if (tn_succeeded(s)) s = tn_wenemies_check_edit(w, x, y, tile, mark, history, err);
     if (tn_failed(s)) return refuse(w, s, err, err->msg);
     if (tile != old_tile) {
         bool was_start = x == m->start_x && y == m->start_y;

@@ -163,7 +163,9 @@ tn_status tn_world_edit(tn_world *w, int x, int y, tn_edit kind, tn_error *err);
  * tn_world_edit: either all of it is done (counted as one edit) or nothing
  * is (refused and counted).  Undo and redo use it: a block put over a
  * spawn point comes back as the empty tile AND its spawn point, never the
- * tile alone when the spawn point is refused.  TN_OK when already so. */
+ * tile alone when the spawn point is refused.  Unlike a click it may take
+ * the last spawn point or destination away (the history only goes back to
+ * states the map had: one loaded without any).  TN_OK when already so. */
 tn_status tn_world_edit_to(tn_world *w, int x, int y, int tile, int mark, tn_error *err);
 /* Exactly what a mouse click on tile (x, y) does: left uses the current tool,
  * right toggles a block, middle (or shift+right) a one-way platform.

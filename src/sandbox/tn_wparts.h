@@ -67,7 +67,10 @@ tn_status tn_wbots_check(const tn_world *w, tn_error *err);
 tn_status tn_wenemies_create(tn_world *w, tn_error *err);
 void tn_wenemies_destroy(tn_world *w);
 void tn_wenemies_step(tn_world *w);
-tn_status tn_wenemies_check_edit(tn_world *w, int x, int y, int tile, int mark, tn_error *err);
+/* history: an undo or redo, which may take the last spawn point or
+ * destination away (back to a map built up from none) */
+tn_status tn_wenemies_check_edit(tn_world *w, int x, int y, int tile, int mark, bool history,
+                                 tn_error *err);
 void tn_wenemies_on_edit(tn_world *w, int x, int y);
 int tn_wenemies_json(const tn_world *w, char *buf, size_t cap);
 int tn_wenemies_hud(const tn_world *w, char *buf, size_t cap);
