@@ -205,8 +205,8 @@ static const struct {
     const char *help;
 } COMMANDS[] = {
     {"genmap", bench_genmap,
-     "genmap --kind blocks|platformer --size N [--height N] [--blocks N] --seed S [-o FILE.map "
-     "[--force]]: write a random map (an existing FILE is replaced only with --force; "
+     "genmap --kind blocks|platformer --size N [--height N] [--blocks N] [--seed S] "
+     "[-o FILE.map [--force]]: write a random map (an existing FILE is replaced only with --force; "
      "details: genmap --help)"},
     {"astar", bench_astar,
      "astar [--queries N] [--reps R] [--seed S] [--limit L]: platformer A* query times (demo "

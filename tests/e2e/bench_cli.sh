@@ -88,6 +88,9 @@ expect 2 '^cdt: --runs 0 \(no timing\) goes with --dump-input or --dump-points$'
 for h in help --help -h; do
     "$B" $h >"$T/out" 2>"$T/err" || bad "tilenav-bench $h exited $?"
     grep -q '^  surf .*--light-above N' "$T/out" || bad "tilenav-bench $h: $(head -3 "$T/out")"
+    # genmap's seed is optional (default 1), as its own usage says; soak's is required
+    grep -q '^  genmap .*\[--seed S\]' "$T/out" || bad "tilenav-bench $h: genmap's --seed: $(cat "$T/out")"
+    grep -q '^  soak --steps N --seed S ' "$T/out" || bad "tilenav-bench $h: soak's --seed: $(cat "$T/out")"
 done
 "$B" render --help >"$T/out" 2>"$T/err" || bad "render --help exited $?"
 grep -q '^usage: tilenav-bench render .*--bare.*--edit' "$T/out" || bad "render --help: $(cat "$T/out")"
