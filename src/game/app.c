@@ -64,6 +64,10 @@ typedef struct app {
     int paint_kind;   /* TN_TILE_BLOCK / TN_TILE_ONEWAY */
     bool paint_on;
     int paint_x, paint_y;
+    /* the pointer left the map (or the window) while painting: the stroke
+     * goes on from the tile where it comes back, with no line painted
+     * across the tiles it never crossed */
+    bool paint_lifted;
     int shot_counter;
     bool restore_offered; /* MAP.autosave existed at start: R restores it */
     /* R was pressed over unsaved edits: a second R with no edit between
@@ -1024,13 +1028,31 @@ static bool mouse_tile(app *a, int x, int y, int *tx, int *ty)
     return tn_camera_tile_at(&c, tn_world_map(a->w), x, y, tx, ty);
 }
 
-/* Paint along the tiles from the last painted one to (tx, ty). */
+/* One tile of a stroke, when it is not yet what the stroke paints. */
+static void paint_tile(app *a, int x, int y)
+{
+    int t = tn_map_tile(tn_world_map(a->w), x, y);
+    if (tn_map_inside(tn_world_map(a->w), x, y) && (t == a->paint_kind) != a->paint_on) {
+        tn_error err;
+        tn_undo_edit(&a->undo, a->w, x, y,
+                     a->paint_kind == TN_TILE_BLOCK ? TN_EDIT_BLOCK : TN_EDIT_ONEWAY, &err);
+    }
+}
+
+/* Paint along the tiles from the last painted one to (tx, ty); after the
+ * pointer left the map, from (tx, ty) only (a drag out over the HUD and
+ * back in 50 tiles on painted a 50-tile wall the pointer never crossed). */
 static void paint_to(app *a, int tx, int ty)
 {
     int x = a->paint_x, y = a->paint_y;
     int dx = abs(tx - x), dy = -abs(ty - y), sx = x < tx ? 1 : -1, sy = y < ty ? 1 : -1;
     int e = dx + dy;
     tn_undo_join(&a->undo, true); /* one stroke with the click that began it */
+    if (a->paint_lifted) {
+        a->paint_lifted = false;
+        x = tx, y = ty;
+        paint_tile(a, x, y);
+    }
     while (x != tx || y != ty) {
         int e2 = 2 * e;
         if (e2 >= dy) {
@@ -1041,12 +1063,7 @@ static void paint_to(app *a, int tx, int ty)
             e += dx;
             y += sy;
         }
-        int t = tn_map_tile(tn_world_map(a->w), x, y);
-        if (tn_map_inside(tn_world_map(a->w), x, y) && (t == a->paint_kind) != a->paint_on) {
-            tn_error err;
-            tn_undo_edit(&a->undo, a->w, x, y,
-                         a->paint_kind == TN_TILE_BLOCK ? TN_EDIT_BLOCK : TN_EDIT_ONEWAY, &err);
-        }
+        paint_tile(a, x, y);
     }
     tn_undo_join(&a->undo, false);
     a->paint_x = tx;
@@ -1109,6 +1126,7 @@ static void mouse_down(app *a, const SDL_MouseButtonEvent *b)
         a->paint_on = tn_map_tile(tn_world_map(a->w), tx, ty) == kind;
         a->paint_x = tx;
         a->paint_y = ty;
+        a->paint_lifted = false;
     }
 }
 
@@ -1173,22 +1191,26 @@ static void handle_event(app *a, const SDL_Event *ev)
     case SDL_RENDER_TARGETS_RESET: /* target textures lost their pictures (Direct3D) */
     case SDL_RENDER_DEVICE_RESET: a->gfx.layer.ok = false; break;
     case SDL_WINDOWEVENT:
-        if (ev->window.event == SDL_WINDOWEVENT_LEAVE) a->view.mouse_in = false;
+        if (ev->window.event == SDL_WINDOWEVENT_LEAVE) {
+            a->view.mouse_in = false;
+            a->paint_lifted = true; /* it may come back anywhere */
+        }
         if (ev->window.event == SDL_WINDOWEVENT_ENTER) a->view.mouse_in = true;
         if (ev->window.event == SDL_WINDOWEVENT_SIZE_CHANGED) ui_resize(a);
         break;
-    case SDL_MOUSEMOTION:
+    case SDL_MOUSEMOTION: {
         a->view.mouse_x = ev->motion.x;
         a->view.mouse_y = ev->motion.y;
         a->view.mouse_in = true;
+        int tx = 0, ty = 0;
+        const bool on_map = mouse_tile(a, ev->motion.x, ev->motion.y, &tx, &ty);
+        if (a->paint_button && !on_map) a->paint_lifted = true; /* over the bar or panel too */
         if (drag_motion(a, ev->motion.x, ev->motion.y)) break;
         if (bar_mouse(a, ev, ev->motion.x, ev->motion.y)) break;
         if (tn_ui_panel_mouse(&a->view, a->w, ev, ev->motion.x, ev->motion.y)) break;
-        if (a->paint_button) {
-            int tx, ty;
-            if (mouse_tile(a, ev->motion.x, ev->motion.y, &tx, &ty)) paint_to(a, tx, ty);
-        }
+        if (a->paint_button && on_map) paint_to(a, tx, ty);
         break;
+    }
     case SDL_MOUSEBUTTONDOWN:
         a->quit_armed = false;
         a->view.mouse_x = ev->button.x;

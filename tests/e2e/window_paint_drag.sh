@@ -1,0 +1,75 @@
+#!/bin/sh
+# A right-drag that leaves the map and comes back elsewhere paints only the
+# tiles the pointer crossed on the map: it painted a straight wall from the
+# tile where it left to the one where it came back (a drag out over the HUD
+# and back in 25 tiles on: 25 blocks never touched).
+#   right-press (5,5), drag to (5,3)   -> blocks (5,5) (5,4) (5,3)
+#   up over the HUD strip, right, back in at (30,3), release
+#                                       -> block (30,3), nothing between
+#   Ctrl+S                              -> the map file has exactly those 4
+# then the same over the side panel: in at (30,10) from (10,10) -> 2 blocks.
+# Usage: tests/e2e/window_paint_drag.sh BUILD_DIR (run from the repo root).
+# Skips (exit 77) when Xvfb or xdotool is missing.  Tiles: see
+# tests/e2e/lib/window.sh (tests/data/render_window.map at 24 px tiles).
+set -u
+BUILD=${1:-build}
+. tests/e2e/lib/window.sh
+window_begin window_paint_drag "$BUILD"
+
+MAP=$tmp/room.map
+cp tests/data/render_window.map "$MAP"
+SDL_RENDER_DRIVER=software LSAN_OPTIONS="$GAME_ENV_LSAN" \
+    "$GAME" --map "$MAP" >"$tmp/game.out" 2>"$tmp/game.err" &
+GPID=$!
+wait_window
+move() { # x y: one motion event there
+    xdotool mousemove --window "$WID" "$1" "$2"
+    sleep 0.15
+}
+
+rows tests/data/render_window.map >"$tmp/orig.rows"
+put "$tmp/orig.rows" 5 5 '#' | put /dev/stdin 5 4 '#' | put /dev/stdin 5 3 '#' |
+    put /dev/stdin 30 3 '#' >"$tmp/want1.rows"
+move "$(px 5)" "$(py 5)"
+xdotool mousedown 3
+sleep 0.15
+move "$(px 5)" "$(py 3)"
+move "$(px 5)" 80 # the HUD strip, above the map view
+move "$(px 30)" 80
+move "$(px 30)" "$(py 3)"
+xdotool mouseup 3
+sleep 0.15
+xdotool key ctrl+s
+i=0
+until rows "$MAP" | cmp -s - "$tmp/want1.rows"; do
+    i=$((i + 1))
+    [ $i -gt 100 ] && {
+        rows "$MAP" | diff "$tmp/want1.rows" -
+        fail "a drag out over the HUD and back in painted tiles it never crossed"
+    }
+    sleep 0.1
+done
+
+# over the side panel (its slider rows take the motion) and back
+put "$tmp/want1.rows" 10 10 '#' | put /dev/stdin 30 10 '#' >"$tmp/want2.rows"
+move "$(px 10)" "$(py 10)"
+xdotool mousedown 3
+sleep 0.15
+move 1150 400
+move 1150 "$(py 10)"
+move "$(px 30)" "$(py 10)"
+xdotool mouseup 3
+sleep 0.15
+xdotool key ctrl+s
+i=0
+until rows "$MAP" | cmp -s - "$tmp/want2.rows"; do
+    i=$((i + 1))
+    [ $i -gt 100 ] && {
+        rows "$MAP" | diff "$tmp/want2.rows" -
+        fail "a drag out over the side panel and back in painted tiles it never crossed"
+    }
+    sleep 0.1
+done
+quit_game
+echo "$NAME: ok (a drag that leaves the map paints only where the pointer crossed it)"
+exit 0
