@@ -43,7 +43,7 @@ xdotool key ctrl+s
 i=0
 until rows "$MAP" | cmp -s - "$tmp/want1.rows"; do
     i=$((i + 1))
-    [ $i -gt 100 ] && {
+    [ $i -gt 300 ] && {
         rows "$MAP" | diff "$tmp/want1.rows" -
         fail "a drag out over the HUD and back in painted tiles it never crossed"
     }
@@ -64,7 +64,7 @@ xdotool key ctrl+s
 i=0
 until rows "$MAP" | cmp -s - "$tmp/want2.rows"; do
     i=$((i + 1))
-    [ $i -gt 100 ] && {
+    [ $i -gt 300 ] && {
         rows "$MAP" | diff "$tmp/want2.rows" -
         fail "a drag out over the side panel and back in painted tiles it never crossed"
     }
