@@ -536,6 +536,8 @@ typedef struct build {
     uint32_t *lstamp;
     int32_t *fspan;      /* the search running: per map row the columns it read (lo, hi) */
     int frlo, frhi;      /* and the rows with a span */
+    int flast[5];        /* foot_rect's last rectangle recorded (surface, cx0, ry0, cx1,
+                          * ry1; surface -1: none), inside the spans and the sbox */
     vec ent, pred, bits; /* dp_entry, dp_pred, uint64_t */
     vec js_free;         /* uint64 scratch: masks K and F */
     vec js_block;        /* int32 scratch */
@@ -1127,6 +1129,7 @@ void set_bit_range(uint64_t *w, size_t a, size_t b)
  * bounding box and a bitmap of the tiles, appended to the pool. */
 static bool foot_flush(build *B, int surf, int search)
 {
+    B->flast[0] = -1; /* (foot_rect) */
     if (!B->fspan || B->frlo > B->frhi) return true;
     int32_t *sp = B->fspan;
     const int y0 = B->frlo, y1 = B->frhi;
@@ -1670,6 +1673,11 @@ static int plan_one(const build *B, const vplan *P, int dir, int j, int *jn, tn_
  * reads have a gap, and a few operations a call. */
 static bool foot_rect(build *B, int surf_id, int cx0, int ry0, int cx1, int ry1)
 {
+    /* a rectangle inside the last one recorded changes nothing (the spans
+     * and the box only grow): consecutive entries of a layer mostly read
+     * the same columns and rows */
+    int *L = B->flast;
+    if (L[0] == surf_id && cx0 >= L[1] && ry0 >= L[2] && cx1 <= L[3] && ry1 <= L[4]) return true;
     int16_t *bx = &B->g->sbox[4 * surf_id];
     if (cx0 < bx[0]) bx[0] = (int16_t)tn_maxi(cx0, -2);
     if (ry0 < bx[1]) bx[1] = (int16_t)tn_maxi(ry0, -2);
@@ -1691,6 +1699,7 @@ static bool foot_rect(build *B, int surf_id, int cx0, int ry0, int cx1, int ry1)
     }
     if (y0 < B->frlo) B->frlo = y0;
     if (y1 > B->frhi) B->frhi = y1;
+    L[0] = surf_id, L[1] = cx0, L[2] = ry0, L[3] = cx1, L[4] = ry1;
     return true;
 }
 
@@ -1931,20 +1940,30 @@ SURF_INLINE int lean_step_w(build *B, int surf_id, int kind, int32_t ei, int t, 
         } else {
             /* the horizontal move: walls stop a step where LM_ER / LM_EL is set
          * in one of the box's rows; a stopped body stays */
-            memset(BKL, 0, (size_t)W * 16); /* BKL and BKR */
             /* the mask rows' words from lo on (rword for lo + 64 w):
              * word w0 + w shifted right by o, the next one's low bits in
              * (two shifts: none when o = 0; a row has words to spare) */
             const int o = (lo + LM_OFF) & 63, w0 = (lo + LM_OFF) >> 6;
 #define RW(p, w) (((p)[w] >> o) | (((p)[(w) + 1] << 1) << (63 - o)))
-            for (int r = pl->hr0; r <= pl->hr1; r++) {
-                const uint64_t *rl = lm_row(B, LM_EL, r) + w0, *rr = lm_row(B, LM_ER, r) + w0;
+            {
+                /* the box's rows word by word (a kind's rows are lmw words
+                 * apart): each word of BKL, BKR, GM and TM written once */
+                const uint64_t *rl = lm_row(B, LM_EL, pl->hr0) + w0;
+                const uint64_t *rr = lm_row(B, LM_ER, pl->hr0) + w0;
+                const size_t rs = (size_t)B->lmw;
+                const int nr = pl->hr1 - pl->hr0 + 1;
                 for (int w = 0; w < W; w++) {
-                    BKL[w] |= RW(rl, w) & Sc[w];
-                    BKR[w] |= RW(rr, w) & Sc[w];
+                    uint64_t l = 0, rt = 0;
+                    for (int k = 0; k < nr; k++) {
+                        l |= RW(rl + (size_t)k * rs, w);
+                        rt |= RW(rr + (size_t)k * rs, w);
+                    }
+                    BKL[w] = l & Sc[w];
+                    BKR[w] = rt & Sc[w];
+                    GM[w] = Sc[w] & ~BKL[w];
+                    TM[w] = Sc[w] & ~BKR[w];
                 }
             }
-            for (int w = 0; w < W; w++) GM[w] = Sc[w] & ~BKL[w], TM[w] = Sc[w] & ~BKR[w];
             dilate(Um, GM, Sc, TM, W);
             /* (stopped positions stay: already in Um from the no-walk move) */
             memcpy(REM, Um, (size_t)U * 8);
@@ -2101,6 +2120,7 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
     const float W = (float)g->prof.w * T;
     B->ent.n = B->pred.n = B->bits.n = B->plans.n = 0;
     B->pend.n = B->pbits.n = B->npend = 0;
+    B->flast[0] = -1;     /* (foot_rect: the sbox may be another array) */
     if (++B->pgen == 0) { /* (never in practice) */
         if (B->pstamp) memset(B->pstamp, 0, (TN_SURF_MAX_AIR + 2) * sizeof *B->pstamp);
         B->pgen = 1;
@@ -2453,6 +2473,8 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
     int32_t e = r->entry;
     int j = r->j;
     bt_memo rest = {0, 0, 0, 0, 0}; /* a remembered rest */
+    const int *order =
+        bt_order[B->bias > 0]; /* (B->bias read once: a store to path may alias it) */
     while (ent(B, e)->t > 0) {
         const dp_entry *Ep = ent(B, e);
         const bt_memo *M = memo_find(B, e, j);
@@ -2474,9 +2496,11 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
             const vplan *PL = NULL;
             int jp = 0, in = -1;
             for (int c = 0; c < 3 && in < 0; c++) {
-                const int d = bt_order[B->bias > 0][c]; /* the source: j + d, walking -d */
+                const int d = order[c]; /* the source: j + d, walking -d */
                 if (!get_bit(B, P1->from, j + d)) continue;
-                if (d != 0) { /* a walk a wall stops ends where it began */
+                /* a walk a wall stops ends where it began; only a
+                 * tile-aligned source can be stopped (LM_ER / LM_EL) */
+                if (d != 0 && (j + d) % g->per_tile == 0) {
                     if (!PL && !(PL = backtrack_plan(B, P1->from, P1->in))) return false;
                     bool stop = false;
                     for (int r = PL->hr0; r <= PL->hr1 && !stop; r++)
@@ -2521,7 +2545,7 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
             const int pdir =
                 ((P.in & TN_SURF_IN_RIGHT) ? 1 : 0) - ((P.in & TN_SURF_IN_LEFT) ? 1 : 0);
             for (int c = 0; c < 3; c++) {
-                const int d = bt_order[B->bias > 0][c], jp = j + d;
+                const int d = order[c], jp = j + d;
                 if (P.in & ANYDIR)
                     cj[nc] = jp, cin[nc++] = jb | (d < 0   ? TN_SURF_IN_RIGHT
                                                    : d > 0 ? TN_SURF_IN_LEFT
@@ -2570,7 +2594,18 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
     const size_t r0 = B->runs.n;
     size_t nr = r0;
     unsigned cur = seq[ns - 1], more = 0; /* the run being counted */
-    for (size_t i = ns - 1; i-- > 0;) {
+    for (ptrdiff_t i = (ptrdiff_t)ns - 2; i >= 0;) {
+        /* four inputs at once while they go on with the run (runs are long:
+         * a hold, a fall with one air control) */
+        uint64_t q;
+        if (i >= 3 && more + 4 <= 4095) {
+            memcpy(&q, seq + i - 3, sizeof q);
+            if (q == (uint64_t)cur * 0x0001000100010001ull) {
+                more += 4;
+                i -= 4;
+                continue;
+            }
+        }
         if (seq[i] == cur && more < 4095) {
             more++;
         } else {
@@ -2578,6 +2613,7 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
             cur = seq[i];
             more = 0;
         }
+        i--;
     }
     runs[nr++] = (uint16_t)(cur | more << 4);
     *run0 = (uint32_t)r0;
@@ -4155,6 +4191,7 @@ static void build_setup(build *B, tn_surf *g, const tn_map *m, int slot)
     B->fbits.elem = sizeof(uint64_t);
     B->mwork.elem = sizeof(uint64_t);
     keep_take(B, g, slot);
+    B->flast[0] = -1;
 }
 
 static void build_release(build *B)
