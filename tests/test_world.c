@@ -769,7 +769,7 @@ static void test_no_room_refused(void **state)
     assert_true(tn_failed(tn_world_create(m, NULL, NULL, &w, &e)));
     assert_null(w);
     assert_string_equal(e.msg, "the 1x2-tile character fits nowhere on this 4096x1 map (it is "
-                               "smaller than the character); try a smaller --char");
+                               "smaller than the character); try a smaller character");
     w = tu_load_world("tests/data/small.map", 1);
     int old_w = tn_world_map(w)->w;
     tn_map *tiny = NULL;

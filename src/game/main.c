@@ -380,8 +380,12 @@ int main(int argc, char **argv)
     if (!o.headless && !o.screenshot) cfg.clock = monotonic_s;
     tn_world *w;
     tn_error e;
-    if (tn_failed(tn_world_create(map, &cfg, NULL, &w, &e))) {
-        tn_print_shown(stderr, "tilenav: %s: %s\n", o.map, e.msg);
+    tn_status st;
+    if (tn_failed(st = tn_world_create(map, &cfg, NULL, &w, &e))) {
+        /* REFUSED: the character fits nowhere; the command line's way to a
+         * smaller one */
+        tn_print_shown(stderr, "tilenav: %s: %s%s\n", o.map, e.msg,
+                       tn_status_detail(st, TN_REFUSED) ? " (--char W H)" : "");
         tn_script_destroy(script);
         return 1;
     }

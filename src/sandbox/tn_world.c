@@ -185,12 +185,14 @@ static bool place_character(tn_world *w, int cw, int ch)
     return true;
 }
 
+/* (the world names no flag or slider: the game's command line adds its
+ * --char, a window has its sliders, a bench has neither) */
 static tn_status no_fit(const tn_map *m, int cw, int ch, tn_error *err)
 {
     bool small = m->w < cw || m->h < ch;
     return tn_error_set(err, TN_FAILURE | TN_REFUSED, 0, 0,
                         "the %dx%d-tile character fits nowhere on this %dx%d map (%s); try a "
-                        "smaller --char",
+                        "smaller character",
                         cw, ch, m->w, m->h,
                         small ? "it is smaller than the character"
                               : "every box of that size holds a block");
