@@ -301,12 +301,7 @@ int bench_genmap(int argc, char **argv)
     const char *kind = NULL, *out = NULL;
     int size = 0, blocks = 700, height = 0;
     unsigned long long seed = 1;
-    int force = 0, blocks_given = 0;
-    /* an option that takes a value, at most once (as the game's): with
-     * "-o a.map -o b.map" the last one won and a.map was never written */
-    static const char *const valued[] = {"--size", "--height", "--blocks",
-                                         "--seed", "--kind",   "-o"};
-    int given[sizeof valued / sizeof valued[0]] = {0};
+    int force = 0, blocks_given = 0; /* (an option given twice: main refuses it) */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -318,11 +313,6 @@ int bench_genmap(int argc, char **argv)
             force = 1;
             continue;
         }
-        for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
-            if (!strcmp(a, valued[k]) && given[k]++) {
-                fprintf(stderr, "genmap: %s is given twice (give it once)\n", a);
-                return 2;
-            }
         blocks_given |= !strcmp(a, "--blocks");
         int bad = 0;
         /* sizes: the map's limit here; each kind checks its own below */
