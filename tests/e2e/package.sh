@@ -116,7 +116,7 @@ printf '#include <tilenav.h>\nint tn_consumer_ok();\nint tn_consumer_ok() { tn_s
 # (a library user's <tilenav/tn_map.h> did not compile: only -I.../tilenav)
 # shellcheck disable=SC2086
 printf '#include <tilenav/tilenav.h>\n#include <tilenav/tn_map.h>\nint main(void) { return tn_version() == 0; }\n' |
-    cc -x c -std=c11 -Wall -Wextra -Werror $CFL -o "$T/nsinclude" - $LIBS ||
+    ${CC:-cc} -x c -std=c11 -Wall -Wextra -Werror -pedantic $CFL -o "$T/nsinclude" - $LIBS ||
     fail "#include <tilenav/tilenav.h> does not compile with pkg-config --cflags tilenav"
 # every symbol the libraries export carries the tn_ prefix (a game that
 # defines its own walk() or hash_key() must link and run unchanged)
