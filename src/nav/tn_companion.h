@@ -217,10 +217,10 @@ void tn_companion_init(tn_companion *c, float x, float y, unsigned phase);
  * centre where its box is free (tn_steer_unstick, up to
  * TN_STEER_UNSTICK_TILES tiles away), at rest, and reset
  * (tn_companion_reset); with none that near it stays where it is (free
- * it yourself, or remove it).  So it never flies through walls:
- * tn_steer_move moves a box that starts inside a block without
- * collision.  Cost: one box test a step, the search only then (at most
- * (2 x 16 + 1)^2 box tests). */
+ * it yourself, or remove it: tn_steer_move moves a box that starts
+ * inside a block without collision, so it would fly on through walls).
+ * Cost: one box test a step; while inside a block the search, every step
+ * (at most (2 x 16 + 1)^2 box tests). */
 int tn_companion_step(tn_companion *c, const tn_companion_params *p, const tn_companion_env *env);
 /* The point it follows: `hover` px above the character's centre, or the
  * centre itself when the box would not fit there (a low ceiling).  p or e
