@@ -801,6 +801,29 @@ static void test_frees_itself_from_a_block(void **state)
     tn_map_destroy(m);
 }
 
+/* A wanderer stopped at its target when a block is edited onto it moves
+ * out too: a stopped one within resume_dist of its target started no
+ * walk, so it stood in the block until the target moved away. */
+static void test_stopped_frees_itself_from_a_block(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(24, 12, NULL, &m, NULL)));
+    tn_agent_nav nav = tnav_make(m);
+    tn_wander_env env = env_for(m, &nav);
+    tn_wander_params p = tn_wander_default_params();
+    tn_wanderer a;
+    tn_wanderer_init(&a, 3.5f * 16, 6.5f * 16, 0, 12.5f * 16, 6.5f * 16, 5, 0);
+    for (int i = 0; i < 2000 && a.mode != TN_WANDER_STOPPED; i++) tn_wander_step(&a, 1, &p, &env);
+    assert_int_equal(a.mode, TN_WANDER_STOPPED);
+    tn_map_set_tile(m, (int)(a.x / 16), (int)(a.y / 16), TN_TILE_BLOCK, NULL);
+    assert_false(tn_steer_box_free(m, a.x, a.y, p.half));
+    for (int i = 0; i < 100; i++) tn_wander_step(&a, 1, &p, &env);
+    if (!tn_steer_box_free(m, a.x, a.y, p.half))
+        fail_msg("stopped at (%g, %g) in a block, mode %d", (double)a.x, (double)a.y, a.mode);
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -822,6 +845,7 @@ int main(void)
         cmocka_unit_test(test_step_null_arguments),
         cmocka_unit_test(test_helpers_null_and_nan),
         cmocka_unit_test(test_frees_itself_from_a_block),
+        cmocka_unit_test(test_stopped_frees_itself_from_a_block),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -856,7 +856,7 @@ static float curv_at(const tn_wanderer *a, float s)
  * block edited onto it: no waypoint is free from there, so it waited for
  * good) moves first to the nearest tile centre where it is free, up to
  * TN_STEER_UNSTICK_TILES away; with none it waits on.  One box test a
- * start. */
+ * start, and a step while stopped. */
 static void free_box(tn_wanderer *a, const ctx *c)
 {
     const tn_map *m = c->e->map;
@@ -870,8 +870,8 @@ static void step_one(tn_wanderer *a, const ctx *c)
     float dt = c->e->dt;
     switch (a->mode) {
     case TN_WANDER_STOPPED:
+        free_box(a, c); /* first: one stopped at its target may never start */
         if (tn_len(a->tx - a->x, a->ty - a->y) <= p->resume_dist) return;
-        free_box(a, c);
         start(a, c);
         if (a->mode != TN_WANDER_TURN) return;
         break;

@@ -254,9 +254,9 @@ void tn_wanderer_restart(tn_wanderer *a);
 /* Advance n wanderers one step.  `p` must have passed
  * tn_wander_validate, env->map must be set and env->dt > 0 (nothing is
  * re-checked per step).  a, p or env NULL: nothing.
- * A wanderer whose box overlaps a block when it starts a walk (placed
- * there, or a block edited onto it: its walk stops, it waits 15 steps and
- * starts again) first moves to the nearest tile centre where its box is
+ * A wanderer whose box overlaps a block when it starts a walk or stands
+ * stopped at its target (placed there, or a block edited onto it: its
+ * walk stops, it waits 15 steps and starts again) first moves to the nearest tile centre where its box is
  * free, up to TN_STEER_UNSTICK_TILES tiles away (tn_steer_unstick); with
  * none that near it waits on (free it yourself, or remove it).  Before,
  * it drew no free waypoint from there and stood in the wall for good. */
