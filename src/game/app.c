@@ -1237,8 +1237,11 @@ static void handle_event(app *a, const SDL_Event *ev)
             a->drag_mode = 0;
             break;
         }
-        if (bar_mouse(a, ev, ev->button.x, ev->button.y)) break;
+        /* a stroke ends wherever its button comes up: over the top bar too
+         * (which takes the release), else the pointer coming back onto the
+         * map with no button held painted on */
         if (ev->button.button == a->paint_button) a->paint_button = 0;
+        if (bar_mouse(a, ev, ev->button.x, ev->button.y)) break;
         tn_ui_panel_mouse(&a->view, a->w, ev, ev->button.x, ev->button.y);
         break;
     case SDL_MOUSEWHEEL: {

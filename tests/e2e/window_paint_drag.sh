@@ -7,7 +7,9 @@
 #   up over the HUD strip, right, back in at (30,3), release
 #                                       -> block (30,3), nothing between
 #   Ctrl+S                              -> the map file has exactly those 4
-# then the same over the side panel: in at (30,10) from (10,10) -> 2 blocks.
+# then the same over the side panel: in at (30,10) from (10,10) -> 2 blocks;
+# then a drag (15,20)-(15,19) released over the top bar, and a move back
+# over the map with no button held -> only those 2 blocks.
 # Usage: tests/e2e/window_paint_drag.sh BUILD_DIR (run from the repo root).
 # Skips (exit 77) when Xvfb or xdotool is missing.  Tiles: see
 # tests/e2e/lib/window.sh (tests/data/render_window.map at 24 px tiles).
@@ -67,6 +69,28 @@ until rows "$MAP" | cmp -s - "$tmp/want2.rows"; do
     [ $i -gt 300 ] && {
         rows "$MAP" | diff "$tmp/want2.rows" -
         fail "a drag out over the side panel and back in painted tiles it never crossed"
+    }
+    sleep 0.1
+done
+# released over the top bar (it takes the button-up): the stroke ends
+# there; the pointer coming back onto the map with no button paints nothing
+put "$tmp/want2.rows" 15 20 '#' | put /dev/stdin 15 19 '#' >"$tmp/want3.rows"
+move "$(px 15)" "$(py 20)"
+xdotool mousedown 3
+sleep 0.15
+move "$(px 15)" "$(py 19)"
+move "$(px 15)" 16 # the top bar
+xdotool mouseup 3
+sleep 0.15
+move "$(px 20)" "$(py 19)"
+move "$(px 25)" "$(py 19)"
+xdotool key ctrl+s
+i=0
+until rows "$MAP" | cmp -s - "$tmp/want3.rows"; do
+    i=$((i + 1))
+    [ $i -gt 300 ] && {
+        rows "$MAP" | diff "$tmp/want3.rows" -
+        fail "a drag released over the top bar went on painting with no button held"
     }
     sleep 0.1
 done
