@@ -257,8 +257,13 @@ int bench_arrival(int argc, char **argv)
         tn_print_shown(stderr, "arrival: cannot create %s: %s\n", out, strerror(errno));
         return 1;
     }
-    struct stat out_st; /* EEXIST: a file of that name (a map) is no folder */
-    if (stat(out, &out_st) != 0 || !S_ISDIR(out_st.st_mode)) {
+    struct stat out_st;            /* EEXIST: a file of that name (a map) is no folder */
+    if (stat(out, &out_st) != 0) { /* a symbolic link to nothing: mkdir said EEXIST */
+        tn_print_shown(stderr, "arrival: --out %s: %s (a symbolic link to nothing?)\n", out,
+                       strerror(errno));
+        return 1;
+    }
+    if (!S_ISDIR(out_st.st_mode)) {
         tn_print_shown(stderr,
                        "arrival: --out %s: is not a directory (the failures' maps and "
                        "scripts go into a directory)\n",

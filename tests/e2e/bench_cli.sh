@@ -169,6 +169,9 @@ expect 2 "^agents: --only: 'companion' is not companions or wanderers$" \
 # the run, and a failure that cannot be written is said (it was dropped)
 expect 1 "^arrival: --out maps/demo.map: is not a directory" \
     $B arrival --levels 1 --goals 1 --out maps/demo.map
+ln -s "$T/nothing" "$T/dangling" # a link to nothing: mkdir says it exists
+expect 1 "^arrival: --out $T/dangling: No such file or directory \\(a symbolic link to nothing\\?\\)$" \
+    $B arrival --levels 1 --goals 1 --out "$T/dangling"
 "$B" arrival --levels 5 --goals 10 --push 60 --planner graph --out /proc >/dev/null 2>"$T/err"
 grep -q '^arrival: cannot write a failure into /proc: ' "$T/err" ||
     bad "arrival --out /proc: an unwritten failure was not said: $(cat "$T/err")"
