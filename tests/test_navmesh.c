@@ -2124,10 +2124,8 @@ static void test_find_path_bad_argument_messages(void **state)
     } cases[] = {
         {24, 24, 150, 100, 0, 16, true, false, false,
          "navmesh: a path needs a query object (q is NULL)"},
-        {24, 24, 150, 100, 0, 16, false, true, false,
-         "navmesh: a path needs an output buffer (xy is NULL)"},
         {24, 24, 150, 100, 0, 16, false, false, true,
-         "navmesh: a path needs a count to write (count is NULL)"},
+         "navmesh: count is NULL but xy is not (NULL for both: search alone)"},
         {24, 24, 150, 100, 0, 1, false, false, false,
          "navmesh: a path's output buffer of 1 points is too small (at least 2: the start and the "
          "goal)"},
@@ -2166,6 +2164,84 @@ static void test_find_path_bad_argument_messages(void **state)
     tn_map_destroy(map);
 }
 
+/* xy NULL searches alone, as tn_path_find and tn_surf_find do with no
+ * output (it was INVALID_PARAM: the library's one path call that needed a
+ * buffer): the same status and message as with a buffer big enough, never
+ * BUFFER_TOO_SMALL, *count 0 (count may be NULL), and the same corridor,
+ * length and exactness; cap is not read. */
+static void test_find_path_search_alone(void **state)
+{
+    (void)state;
+    tn_map *map = map_rows(16, 8,
+                           "................"
+                           "..####....#....."
+                           "..#..#....#....."
+                           "..####....#....."
+                           "..........#....."
+                           "....####..#....."
+                           "..........#....."
+                           "................");
+    tn_navmesh *m = NULL;
+    tn_navquery *q = NULL;
+    tn_navmesh_config cfg = tn_navmesh_default_config();
+    cfg.tile_size = 16;
+    assert_true(tn_succeeded(tn_navmesh_create(16, 8, &cfg, NULL, &m, NULL)));
+    assert_true(tn_succeeded(tn_navmesh_build(m, map, NULL)));
+    assert_true(tn_succeeded(tn_navquery_create(m, NULL, &q, NULL)));
+    struct {
+        float sx, sy, gx, gy, r;
+    } cases[] = {
+        {8, 8, 248, 120, 0},   /* around the wall */
+        {8, 8, 248, 120, 5},   /* a disc around it */
+        {8, 120, 56, 40, 0},   /* into the closed box: another region */
+        {8, 120, 56, 40, 4},   /* a disc toward it */
+        {8, 8, 8, 8, 6},       /* already there */
+        {200, 24, 200, 24, 0}, /* already there, radius 0 */
+        {8, 8, 248, 8, 0},     /* straight over the wall's top */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        float xy[128];
+        int n = -1, n0 = -1;
+        tn_error e, e0;
+        const tn_status s = tn_navquery_find_path(q, cases[k].sx, cases[k].sy, cases[k].gx,
+                                                  cases[k].gy, cases[k].r, xy, 64, &n, &e);
+        assert_true(tn_succeeded(s));
+        assert_false(tn_status_detail(s, TN_BUFFER_TOO_SMALL));
+        int nc = 0;
+        const int32_t *c = tn_navquery_corridor(q, &nc);
+        int32_t corr[256];
+        assert_true(nc <= 256);
+        if (nc) memcpy(corr, c, (size_t)nc * sizeof *corr);
+        const double len = tn_navquery_length(q);
+        const bool exact = tn_navquery_exact(q);
+        /* a cap of 2 cuts the longer paths: a search alone never does */
+        tn_status s2 = tn_navquery_find_path(q, cases[k].sx, cases[k].sy, cases[k].gx, cases[k].gy,
+                                             cases[k].r, xy, 2, &n0, &e0);
+        assert_int_equal(tn_status_detail(s2, TN_BUFFER_TOO_SMALL) != 0, n > 2);
+        const tn_status s0 = tn_navquery_find_path(q, cases[k].sx, cases[k].sy, cases[k].gx,
+                                                   cases[k].gy, cases[k].r, NULL, -5, &n0, &e0);
+        if (s0 != s || strcmp(e0.msg, e.msg) != 0)
+            fail_msg("case %zu: with a buffer %#x '%s', alone %#x '%s'", k, (unsigned)s, e.msg,
+                     (unsigned)s0, e0.msg);
+        assert_int_equal(n0, 0);
+        int nc0 = 0;
+        const int32_t *c0 = tn_navquery_corridor(q, &nc0);
+        assert_int_equal(nc0, nc);
+        if (nc) assert_memory_equal(c0, corr, (size_t)nc * sizeof *corr);
+        assert_true(tn_navquery_length(q) == len);
+        assert_int_equal(tn_navquery_exact(q), exact);
+        /* count may be NULL too */
+        assert_int_equal(tn_navquery_find_path(q, cases[k].sx, cases[k].sy, cases[k].gx,
+                                               cases[k].gy, cases[k].r, NULL, 0, NULL, NULL),
+                         s);
+        if (k == 2 || k == 3) assert_true(tn_status_detail(s, TN_UNREACHABLE));
+        if (k == 0 || k == 1) assert_int_equal(s, TN_OK);
+    }
+    tn_navquery_destroy(q);
+    tn_navmesh_destroy(m);
+    tn_map_destroy(map);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2199,6 +2275,7 @@ int main(void)
         cmocka_unit_test(test_nearest_clear_centres_only),
         cmocka_unit_test(test_failed_query_resets_results),
         cmocka_unit_test(test_find_path_bad_argument_messages),
+        cmocka_unit_test(test_find_path_search_alone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -329,13 +329,17 @@ size_t tn_navquery_memory(const tn_navquery *q);
  * path of a disc of that radius (see CLEARANCE; start and goal must keep
  * the radius from every wall).  Writes up to `cap` points (x, y pairs:
  * 2*cap floats) into xy, start and goal included (cap >= 2), and their
- * number into *count.
+ * number into *count.  xy NULL searches alone (as tn_path_find and
+ * tn_surf_find with no output): nothing written, cap not read, *count 0
+ * (count may then be NULL), the same status and message as with a buffer
+ * but never BUFFER_TOO_SMALL; the corridor, length and exactness below
+ * are the search's.
  *  TN_OK; FAILURE|INVALID_PARAM (bad arguments, each named in its own
- *  message: q, xy or count NULL, cap < 2, a start or goal not finite, a
- *  radius negative or not finite; start or goal not free, or closer than
- *  radius to a wall; a radius over half the map's narrower side, which no
- *  point of the map keeps; or a mesh never built or whose last build or
- *  update failed: the message says which);
+ *  message: q NULL, count NULL with xy not, cap < 2 with xy, a start or
+ *  goal not finite, a radius negative or not finite; start or goal not
+ *  free, or closer than radius to a wall; a radius over half the map's
+ *  narrower side, which no point of the map keeps; or a mesh never built
+ *  or whose last build or update failed: the message says which);
  *  SUCCESS|PARTIAL_RESULT|UNREACHABLE for a goal it cannot reach (another
  *  region, or no way wide enough), as tn_surf_find and tn_path_find answer
  *  one: the path to the closest place, with a message saying why, where it

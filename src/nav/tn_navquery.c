@@ -1865,7 +1865,7 @@ static tn_status other_region(tn_navquery *q, int ns, const int *cs, double sx, 
         xy[2 * k + 1] = (float)(q->pts[2 * k + 1] * u);
     }
     *count = w;
-    return partial_said(err, np > cap, np, w, gx * u, gy * u, ex * u, ey * u,
+    return partial_said(err, xy && np > cap, np, w, gx * u, gy * u, ex * u, ey * u,
                         "it is in another region than the start", -1);
 }
 
@@ -1895,9 +1895,11 @@ static tn_status clear_path(tn_navquery *q, int ts, int tg, double sx, double sy
         q->corr[0] = ts;
         q->ncorr = 1;
         q->exact = true;
-        xy[0] = xy[2] = (float)(sx * u);
-        xy[1] = xy[3] = (float)(sy * u);
-        *count = 2;
+        if (xy) { /* (NULL: a search alone, nothing written) */
+            xy[0] = xy[2] = (float)(sx * u);
+            xy[1] = xy[3] = (float)(sy * u);
+            *count = 2;
+        }
         return nm_ok(err);
     }
     int near;
@@ -1953,12 +1955,12 @@ static tn_status clear_path(tn_navquery *q, int ts, int tg, double sx, double sy
     }
     *count = w;
     if (partial) {
-        return partial_said(err, q->nout > w, q->nout, w, gx * u, gy * u, ex * u, ey * u,
+        return partial_said(err, xy && q->nout > w, q->nout, w, gx * u, gy * u, ex * u, ey * u,
                             other ? "it is in another region than the start, radius"
                                   : "no way to it is wide enough for radius",
                             r * u);
     }
-    if (q->nout > w)
+    if (xy && q->nout > w)
         return tn_error_set(err, TN_SUCCESS | TN_PARTIAL_RESULT | TN_BUFFER_TOO_SMALL, 0, 0,
                             "navmesh: the path has %d points, the buffer holds the first %d",
                             q->nout, w);
@@ -2132,16 +2134,17 @@ tn_status tn_navquery_find_path(tn_navquery *q, float fsx, float fsy, float fgx,
         q->exact = false;
     }
     /* one message per argument: the caller learns which one is wrong */
-    if (!q || !xy || !count)
+    if (!q)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "navmesh: a path needs %s (%s is NULL)",
-                            !q    ? "a query object"
-                            : !xy ? "an output buffer"
-                                  : "a count to write",
-                            !q    ? "q"
-                            : !xy ? "xy"
-                                  : "count");
-    if (cap < 2)
+                            "navmesh: a path needs a query object (q is NULL)");
+    if (xy && !count) /* the points written would not be told */
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "navmesh: count is NULL but xy is not (NULL for both: search alone)");
+    int unused;
+    if (!xy) { /* a search alone (as tn_path_find and tn_surf_find with no output) */
+        cap = 0;
+        if (!count) count = &unused;
+    } else if (cap < 2)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "navmesh: a path's output buffer of %d points is too small (at least "
                             "2: the start and the goal)",
@@ -2217,7 +2220,7 @@ tn_status tn_navquery_find_path(tn_navquery *q, float fsx, float fsy, float fgx,
         xy[2 * k + 1] = (float)(q->pts[2 * k + 1] * m->tile_size);
     }
     *count = w;
-    if (np > cap)
+    if (xy && np > cap)
         return tn_error_set(err, TN_SUCCESS | TN_PARTIAL_RESULT | TN_BUFFER_TOO_SMALL, 0, 0,
                             "navmesh: the path has %d points, the buffer holds the first %d", np,
                             w);
