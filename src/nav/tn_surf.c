@@ -3812,19 +3812,25 @@ static void set_profile(tn_surf *g, const tn_surf_profile *user, const tn_surf_p
     keep_init(g);
 }
 
+/* The first of map, profile and output pointer that is NULL, named (the
+ * output pointer when m and prof are not): "surf: no map (m is NULL)". */
+static tn_status no_argument(const tn_map *m, const tn_surf_profile *prof, const char *what_for,
+                             tn_error *err)
+{
+    const char *what = !m ? "map" : !prof ? "profile" : "output pointer";
+    return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "surf: no %s%s (%s is NULL)",
+                        what, what_for,
+                        !m      ? "m"
+                        : !prof ? "prof"
+                                : "out");
+}
+
 /* tn_surf_create, or tn_surf_load with the saved graph L */
 static tn_status create_graph(const tn_map *m, const tn_surf_profile *prof, const tn_allocator *a,
                               const surf_blob *L, tn_surf **out, tn_error *err)
 {
     if (out) *out = NULL;
-    if (!m || !prof || !out)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "surf: no %s (%s is NULL)",
-                            !m      ? "map"
-                            : !prof ? "profile"
-                                    : "output pointer",
-                            !m      ? "m"
-                            : !prof ? "prof"
-                                    : "out");
+    if (!m || !prof || !out) return no_argument(m, prof, "", err);
     int per_tile;
     float step_px;
     tn_surf_profile norm;
@@ -3865,15 +3871,7 @@ tn_status tn_surf_load(const tn_map *m, const tn_surf_profile *prof, const void 
                        const char *name, const tn_allocator *a, tn_surf **out, tn_error *err)
 {
     if (out) *out = NULL;
-    if (!m || !prof || !out)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surf: no %s to load with (%s is NULL)",
-                            !m      ? "map"
-                            : !prof ? "profile"
-                                    : "output pointer",
-                            !m      ? "m"
-                            : !prof ? "prof"
-                                    : "out");
+    if (!m || !prof || !out) return no_argument(m, prof, " to load with", err);
     if (!data && size)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "surf: no data to load (data is NULL, size %zu)", size);
