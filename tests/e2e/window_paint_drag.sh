@@ -28,6 +28,20 @@ move() { # x y: one motion event there
     xdotool mousemove --window "$WID" "$1" "$2"
     sleep 0.15
 }
+# Ctrl+S, then the map file's rows must become WANT within 30 s, else fail
+# with MESSAGE (a loaded machine saves late, never wrongly)
+save_and_expect() { # WANT MESSAGE
+    xdotool key ctrl+s
+    i=0
+    until rows "$MAP" | cmp -s - "$1"; do
+        i=$((i + 1))
+        [ $i -gt 300 ] && {
+            rows "$MAP" | diff "$1" -
+            fail "$2"
+        }
+        sleep 0.1
+    done
+}
 
 rows tests/data/render_window.map >"$tmp/orig.rows"
 put "$tmp/orig.rows" 5 5 '#' | put /dev/stdin 5 4 '#' | put /dev/stdin 5 3 '#' |
@@ -41,16 +55,7 @@ move "$(px 30)" 80
 move "$(px 30)" "$(py 3)"
 xdotool mouseup 3
 sleep 0.15
-xdotool key ctrl+s
-i=0
-until rows "$MAP" | cmp -s - "$tmp/want1.rows"; do
-    i=$((i + 1))
-    [ $i -gt 300 ] && {
-        rows "$MAP" | diff "$tmp/want1.rows" -
-        fail "a drag out over the HUD and back in painted tiles it never crossed"
-    }
-    sleep 0.1
-done
+save_and_expect "$tmp/want1.rows" "a drag out over the HUD and back in painted tiles it never crossed"
 
 # over the side panel (its slider rows take the motion) and back
 put "$tmp/want1.rows" 10 10 '#' | put /dev/stdin 30 10 '#' >"$tmp/want2.rows"
@@ -62,16 +67,7 @@ move 1150 "$(py 10)"
 move "$(px 30)" "$(py 10)"
 xdotool mouseup 3
 sleep 0.15
-xdotool key ctrl+s
-i=0
-until rows "$MAP" | cmp -s - "$tmp/want2.rows"; do
-    i=$((i + 1))
-    [ $i -gt 300 ] && {
-        rows "$MAP" | diff "$tmp/want2.rows" -
-        fail "a drag out over the side panel and back in painted tiles it never crossed"
-    }
-    sleep 0.1
-done
+save_and_expect "$tmp/want2.rows" "a drag out over the side panel and back in painted tiles it never crossed"
 # released over the top bar (it takes the button-up): the stroke ends
 # there; the pointer coming back onto the map with no button paints nothing
 put "$tmp/want2.rows" 15 20 '#' | put /dev/stdin 15 19 '#' >"$tmp/want3.rows"
@@ -84,16 +80,7 @@ xdotool mouseup 3
 sleep 0.15
 move "$(px 20)" "$(py 19)"
 move "$(px 25)" "$(py 19)"
-xdotool key ctrl+s
-i=0
-until rows "$MAP" | cmp -s - "$tmp/want3.rows"; do
-    i=$((i + 1))
-    [ $i -gt 300 ] && {
-        rows "$MAP" | diff "$tmp/want3.rows" -
-        fail "a drag released over the top bar went on painting with no button held"
-    }
-    sleep 0.1
-done
+save_and_expect "$tmp/want3.rows" "a drag released over the top bar went on painting with no button held"
 quit_game
 echo "$NAME: ok (a drag that leaves the map paints only where the pointer crossed it)"
 exit 0
