@@ -824,6 +824,40 @@ static void test_stopped_frees_itself_from_a_block(void **state)
     tn_map_destroy(m);
 }
 
+/* A wanderer turning on the spot at the start of a walk (TN_WANDER_TURN)
+ * when a block is edited onto it stops and moves out as a walking one
+ * does: the turn tested no box, so it went on turning inside the block
+ * (up to 180 steps for a U-turn at smoothness 1) before it noticed. */
+static void test_turning_frees_itself_from_a_block(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(24, 12, NULL, &m, NULL)));
+    tn_agent_nav nav = tnav_make(m);
+    tn_wander_env env = env_for(m, &nav);
+    tn_wander_params p = tn_wander_default_params();
+    p.smoothness = 1.0f; /* pi/3 rad/s: a U-turn takes 3 s */
+    assert_int_equal(tn_wander_validate(&p, NULL), TN_OK);
+    tn_wanderer a;
+    /* facing east, the target to the west: it starts with a U-turn */
+    tn_wanderer_init(&a, 12.5f * 16, 6.5f * 16, 0, 2.5f * 16, 6.5f * 16, 5, 0);
+    tn_wander_step(&a, 1, &p, &env);
+    assert_int_equal(a.mode, TN_WANDER_TURN);
+    tn_map_set_tile(m, 12, 6, TN_TILE_BLOCK, NULL);
+    assert_false(tn_steer_box_free(m, a.x, a.y, p.half));
+    int inside = 0;
+    for (int i = 0; i < 600; i++) {
+        tn_wander_step(&a, 1, &p, &env);
+        if (!tn_steer_box_free(m, a.x, a.y, p.half)) inside++;
+    }
+    print_message("%d of 600 steps inside a block\n", inside);
+    /* out within the first wait (15 steps + the step that starts), as a
+     * walking wanderer is */
+    assert_true(inside <= 16);
+    assert_true(tn_steer_box_free(m, a.x, a.y, p.half));
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -846,6 +880,7 @@ int main(void)
         cmocka_unit_test(test_helpers_null_and_nan),
         cmocka_unit_test(test_frees_itself_from_a_block),
         cmocka_unit_test(test_stopped_frees_itself_from_a_block),
+        cmocka_unit_test(test_turning_frees_itself_from_a_block),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

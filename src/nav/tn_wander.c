@@ -897,6 +897,15 @@ static void step_one(tn_wanderer *a, const ctx *c)
         if (k > c->kfull) ds *= c->kfull / k;
     }
     if (a->mode == TN_WANDER_TURN) {
+        /* A block edited onto it while it turns: the walk stops here, as
+         * a walking one's does (it waits, then frees its box and starts
+         * again); turning on inside the block took up to a U-turn's time. */
+        if (!tn_steer_box_free(c->e->map, a->x, a->y, p->half)) {
+            a->restarts++;
+            a->mode = TN_WANDER_WAIT;
+            a->wait = WAIT_STEPS;
+            return;
+        }
         /* Turn on the spot toward the first stretch of the curve. */
         float qx, qy;
         int cursor = 0;

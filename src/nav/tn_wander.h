@@ -256,7 +256,8 @@ void tn_wanderer_restart(tn_wanderer *a);
  * re-checked per step).  a, p or env NULL: nothing.
  * A wanderer whose box overlaps a block when it starts a walk or stands
  * stopped at its target (placed there, or a block edited onto it: its
- * walk stops, it waits 15 steps and starts again) first moves to the nearest tile centre where its box is
+ * walk stops, also while it turns on the spot before walking, it waits
+ * 15 steps and starts again) first moves to the nearest tile centre where its box is
  * free, up to TN_STEER_UNSTICK_TILES tiles away (tn_steer_unstick); with
  * none that near it waits on (free it yourself, or remove it).  Before,
  * it drew no free waypoint from there and stood in the wall for good. */
