@@ -586,10 +586,54 @@ static void test_null_argument_named(void **state)
     tn_enemies_destroy(s);
 }
 
+/* With spacing on, a spawn is never placed closer than the spacing behind
+ * the enemy ahead: the catch-up that evens out spawns inside a step (up to
+ * the whole step for one held back for room) moved it forward to where the
+ * enemy ahead had been closer than the spacing to the spawn centre.  At
+ * 0.1 s steps and 4 tiles/s, spacing 1: enemies 0.72 tiles apart. */
+static void test_spacing_kept_after_catch_up(void **state)
+{
+    (void)state;
+    tn_map *m = tu_map_text("tilenav-map 1\nsize 40 1\ntiles\n"
+                            "S......................................D\n");
+    tn_flow *f = flow_for(m);
+    const float dts[] = {1.0f / 60.0f, 0.1f, 0.25f};
+    for (int k = 0; k < 3; k++) {
+        tn_enemies_config c = tn_enemies_default_config();
+        c.capacity = 64;
+        c.spawn_rate = 50.0f;
+        c.spacing = 1.0f;
+        c.speed_min = c.speed_max = 4.0f;
+        c.offset_min = c.offset_max = 0.0f;
+        tn_enemies *p = NULL;
+        assert_true(tn_succeeded(tn_enemies_create(&c, NULL, &p, NULL)));
+        int32_t sp = 0;
+        tn_rng r;
+        tn_rng_seed(&r, 3, 3);
+        float least = INFINITY;
+        for (int i = 0; i < (int)(8.0f / dts[k]); i++) {
+            assert_int_equal(tn_enemies_step(p, f, &sp, 1, &r, dts[k], NULL), TN_OK);
+            for (int a = 0; a < p->count; a++)
+                for (int b = a + 1; b < p->count; b++)
+                    least = fminf(least, fabsf(p->e[a].x - p->e[b].x));
+        }
+        print_message("dt %g: %ld spawned, least gap %g tiles\n", (double)dts[k], p->spawned,
+                      (double)least);
+        assert_true(p->spawned > 20);
+        assert_true(least >= c.spacing - 1e-4f);
+        /* and no slack beyond one step's travel */
+        assert_true(least <= c.spacing + 4.0f * dts[k] + 1e-4f);
+        tn_enemies_destroy(p);
+    }
+    tn_flow_destroy(f);
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_constant_speed_through_turns),
+        cmocka_unit_test(test_spacing_kept_after_catch_up),
         cmocka_unit_test(test_turn_around),
         cmocka_unit_test(test_inside_tiles_random),
         cmocka_unit_test(test_spawner_accumulator_and_pool),

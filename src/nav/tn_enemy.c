@@ -361,6 +361,21 @@ static bool crowded(const tn_enemies *s, float x, float y, float d)
     return false;
 }
 
+/* The catch-up of a spawn at (x, y) (the newest enemy, e[count - 1]) cut
+ * to the time there has been room: an enemy at distance d now, flying at
+ * most its speed, was at least d - speed * ago away `ago` seconds before,
+ * so with ago <= (d - spacing) / speed none was closer than the spacing
+ * at the spawn moment (crowded() found none closer now). */
+static float room_since(const tn_enemies *s, float x, float y, float d, float ago)
+{
+    for (int i = 0; i + 1 < s->count && ago > 0.0f; i++) {
+        const tn_enemy *o = &s->e[i];
+        float dx = o->x - x, dy = o->y - y, dist = sqrtf(dx * dx + dy * dy);
+        if (dist - o->speed * ago < d) ago = tn_maxf(0.0f, (dist - d) / o->speed);
+    }
+    return ago;
+}
+
 tn_status tn_enemies_step(tn_enemies *s, const tn_flow *f, const int32_t *spawns, int nspawns,
                           tn_rng *rng, float dt, tn_error *err)
 {
@@ -439,6 +454,9 @@ tn_status tn_enemies_step(tn_enemies *s, const tn_flow *f, const int32_t *spawns
          * nor into infinity after a configure to spawn_rate 0. */
         double ago_d = s->cfg.spawn_rate > 0.0f ? s->accum / (double)s->cfg.spawn_rate : 0.0;
         float ago = (float)(ago_d < (double)dt ? ago_d : (double)dt);
+        if (s->cfg.spacing > 0.0f)
+            ago = room_since(s, (float)(t % f->w) + 0.5f, (float)(t / f->w) + 0.5f, s->cfg.spacing,
+                             ago);
         if (ago > 0.0f && advance(e, f, ago)) {
             s->reached++;
             s->count--;
