@@ -434,6 +434,17 @@ static double check_path(const tn_map *m, const float *xy, int n, const char *wh
             fail();
         }
     }
+    /* every point between two others turns: none lies straight on (a
+     * corner on the line of the two before it, as along a wall) */
+    for (int i = 1; i + 1 < n; i++) {
+        int64_t ux = P[2 * i] - P[2 * i - 2], uy = P[2 * i + 1] - P[2 * i - 1];
+        int64_t vx = P[2 * i + 2] - P[2 * i], vy = P[2 * i + 3] - P[2 * i + 1];
+        if (ux * vy - uy * vx == 0 && ux * vx + uy * vy > 0) {
+            fprintf(stderr, "%s: path point %d (%g,%g) lies straight on between its neighbours\n",
+                    what, i, xy[2 * i], xy[2 * i + 1]);
+            fail();
+        }
+    }
     free(P);
     return len;
 }

@@ -422,8 +422,10 @@ tn_agent_nav tn_navquery_agent_nav(tn_navquery_agent *ctx);
  * y of portal i as seen walking from portal 0 to portal n-1 ("left" is the
  * side where orient > 0, see tn_cdt.h); portal 0 is the start (left = right)
  * and portal n-1 the goal.  Writes up to cap points; returns how many the
- * path has (may exceed cap).  0 when portals is NULL or n < 1; out NULL (or
- * cap < 0) writes nothing and only counts. */
+ * path has (may exceed cap).  No point lies straight on between its two
+ * neighbours (corners on one line, as along a wall, give one segment).
+ * 0 when portals is NULL or n < 1; out NULL (or cap < 0) writes nothing
+ * and only counts. */
 int tn_funnel(const double *portals, int n, double *out, int cap);
 
 /* ---- debug draw (world pixels = query units * px_per_unit) ----------- */

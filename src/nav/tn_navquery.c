@@ -985,19 +985,29 @@ int tn_funnel(const double *P, int n, double *out, int cap)
     if (n <= 0 || !P) return 0;
     if (!out || cap < 0) cap = 0; /* count only */
     int cnt = 0;
-    double lastx = 0, lasty = 0;
-#define EMIT(X, Y)                                      \
-    do {                                                \
-        double ex_ = (X), ey_ = (Y);                    \
-        if (cnt == 0 || ex_ != lastx || ey_ != lasty) { \
-            if (cnt < cap) {                            \
-                out[2 * cnt] = ex_;                     \
-                out[2 * cnt + 1] = ey_;                 \
-            }                                           \
-            cnt++;                                      \
-            lastx = ex_;                                \
-            lasty = ey_;                                \
-        }                                               \
+    double lastx = 0, lasty = 0, prevx = 0, prevy = 0; /* the last point and the one before */
+    /* A corner straight on from the two before it (corners on one line, as
+     * along a wall the path follows) is not a turn: the new point takes
+     * its place. */
+#define EMIT(X, Y)                                                                       \
+    do {                                                                                 \
+        double ex_ = (X), ey_ = (Y);                                                     \
+        if (cnt == 0 || ex_ != lastx || ey_ != lasty) {                                  \
+            if (cnt >= 2 && orient2(prevx, prevy, lastx, lasty, ex_, ey_) == 0 &&        \
+                (lastx - prevx) * (ex_ - lastx) + (lasty - prevy) * (ey_ - lasty) > 0) { \
+                cnt--;                                                                   \
+            } else {                                                                     \
+                prevx = lastx;                                                           \
+                prevy = lasty;                                                           \
+            }                                                                            \
+            if (cnt < cap) {                                                             \
+                out[2 * cnt] = ex_;                                                      \
+                out[2 * cnt + 1] = ey_;                                                  \
+            }                                                                            \
+            cnt++;                                                                       \
+            lastx = ex_;                                                                 \
+            lasty = ey_;                                                                 \
+        }                                                                                \
     } while (0)
     double ax = P[0], ay = P[1];
     double lx = ax, ly = ay, rx = ax, ry = ay;
