@@ -15,6 +15,8 @@
  * level, P = the start) and fail_L_K.script (sizes, jump height, goto), to
  * be replayed with
  *   build/tilenav --headless --map DIR/fail_L_K.map --frames N --script DIR/fail_L_K.script
+ * DIR must be the user's own: a directory someone else owns, or a symbolic
+ * link someone else owns (planted in /tmp), is refused before the run.
  * --planner graph: the pairs are those the graph planner (tn_surf) connects,
  * the bot follows graph plans (tn_bot_set_graph), one graph per level.
  * --push PX: each body is pushed PX px sideways once, on the ground, at its
@@ -140,22 +142,23 @@ static bool graph_reaches(tn_surf *g, const tn_body *b, const tn_phys_params *p,
     return false;
 }
 
-/* A failure's file in --out, never through a symbolic link planted there
- * (the default folder is in /tmp, which every user can write: fopen
- * followed a link and overwrote the file it named) */
-static FILE *open_out(const char *path)
+/* A failure's file in --out (dirfd: the directory opened once, by
+ * open_out_dir), never through a symbolic link planted there (the default
+ * folder is in /tmp, which every user can write: fopen followed a link and
+ * overwrote the file it named) */
+static FILE *open_out(int dirfd, const char *name)
 {
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
+    int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
     if (fd < 0) return NULL;
     FILE *f = fdopen(fd, "wb");
     if (!f) close(fd);
     return f;
 }
 
-static int write_failure(const char *dir, int level, int k, tn_map *m, int sx, int sy, int gx,
-                         int gy, int w, int h, int jump, int frames)
+static int write_failure(int dir, int level, int k, tn_map *m, int sx, int sy, int gx, int gy,
+                         int w, int h, int jump, int frames)
 {
-    char path[1024];
+    char path[64];
     int osx = m->start_x, osy = m->start_y;
     m->start_x = sx;
     m->start_y = sy;
@@ -164,8 +167,8 @@ static int write_failure(const char *dir, int level, int k, tn_map *m, int sx, i
     size_t len = 0;
     int rc = -1;
     if (buf && tn_succeeded(tn_map_format(m, buf, cap, &len))) {
-        snprintf(path, sizeof path, "%s/fail_%d_%d.map", dir, level, k);
-        FILE *f = open_out(path);
+        snprintf(path, sizeof path, "fail_%d_%d.map", level, k);
+        FILE *f = open_out(dir, path);
         if (f) {
             fwrite(buf, 1, len, f);
             rc = fclose(f);
@@ -175,8 +178,8 @@ static int write_failure(const char *dir, int level, int k, tn_map *m, int sx, i
     m->start_x = osx;
     m->start_y = osy;
     if (rc != 0) return -1;
-    snprintf(path, sizeof path, "%s/fail_%d_%d.script", dir, level, k);
-    FILE *f = open_out(path);
+    snprintf(path, sizeof path, "fail_%d_%d.script", level, k);
+    FILE *f = open_out(dir, path);
     if (!f) return -1;
     fprintf(f,
             "# tilenav-bench arrival failure: level %d pair %d; character %dx%d, jump %d;\n"
@@ -185,6 +188,67 @@ static int write_failure(const char *dir, int level, int k, tn_map *m, int sx, i
             "1 goto %d %d\n",
             level, k, w, h, jump, sx, sy, gx, gy, frames + 2, jump, w, h, gx, gy);
     return fclose(f);
+}
+
+/* --out, made when missing, then opened once: the failures are written
+ * into this descriptor, so the name is not looked up again (a directory
+ * swapped in later is not written).  Refused, said, -1: not a directory, a
+ * symbolic link to nothing, a symbolic link someone else owns (one planted
+ * in /tmp, the default's folder, which every user can write, sent the
+ * failures into the planter's choice of directory), a directory someone
+ * else owns (its owner could read, replace or link the files under the
+ * user's nose).  A link of the user's own to a directory of the user's own
+ * is followed. */
+static int open_out_dir(const char *out)
+{
+    if (mkdir(out, 0777) != 0 && errno != EEXIST) {
+        tn_print_shown(stderr, "arrival: cannot create %s: %s\n", out, strerror(errno));
+        return -1;
+    }
+    struct stat st; /* EEXIST: a file of that name (a map) is no folder */
+    if (lstat(out, &st) != 0) {
+        tn_print_shown(stderr, "arrival: --out %s: %s\n", out, strerror(errno));
+        return -1;
+    }
+    const uid_t me = geteuid();
+    const bool link = S_ISLNK(st.st_mode);
+    if (link && st.st_uid != me) {
+        tn_print_shown(stderr,
+                       "arrival: --out %s: is a symbolic link owned by someone else (uid %ld): "
+                       "not followed (name a directory of your own)\n",
+                       out, (long)st.st_uid);
+        return -1;
+    }
+    int fd = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (link ? 0 : O_NOFOLLOW));
+    if (fd < 0) {
+        int e = errno;
+        if (e == ENOTDIR)
+            tn_print_shown(stderr,
+                           "arrival: --out %s: is not a directory (the failures' maps and "
+                           "scripts go into a directory)\n",
+                           out);
+        else if (link && e == ENOENT) /* mkdir said EEXIST */
+            tn_print_shown(stderr, "arrival: --out %s: %s (a symbolic link to nothing?)\n", out,
+                           strerror(e));
+        else
+            tn_print_shown(stderr, "arrival: --out %s: %s\n", out, strerror(e));
+        return -1;
+    }
+    if (fstat(fd, &st) != 0) {
+        tn_print_shown(stderr, "arrival: --out %s: %s\n", out, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (st.st_uid != me) {
+        tn_print_shown(stderr,
+                       "arrival: --out %s: is a directory owned by someone else (uid %ld), who "
+                       "could replace the failures' files: not used (name a directory of your "
+                       "own)\n",
+                       out, (long)st.st_uid);
+        close(fd);
+        return -1;
+    }
+    return fd;
 }
 
 int bench_arrival(int argc, char **argv)
@@ -253,23 +317,8 @@ int bench_arrival(int argc, char **argv)
         fprintf(stderr, "arrival: --push-air needs --push PX (not 0)\n");
         return 2;
     }
-    if (mkdir(out, 0777) != 0 && errno != EEXIST) {
-        tn_print_shown(stderr, "arrival: cannot create %s: %s\n", out, strerror(errno));
-        return 1;
-    }
-    struct stat out_st;            /* EEXIST: a file of that name (a map) is no folder */
-    if (stat(out, &out_st) != 0) { /* a symbolic link to nothing: mkdir said EEXIST */
-        tn_print_shown(stderr, "arrival: --out %s: %s (a symbolic link to nothing?)\n", out,
-                       strerror(errno));
-        return 1;
-    }
-    if (!S_ISDIR(out_st.st_mode)) {
-        tn_print_shown(stderr,
-                       "arrival: --out %s: is not a directory (the failures' maps and "
-                       "scripts go into a directory)\n",
-                       out);
-        return 1;
-    }
+    int out_fd = open_out_dir(out);
+    if (out_fd < 0) return 1;
     tn_error err;
     bool write_warned = false;
     tn_map *m = NULL;
@@ -361,7 +410,7 @@ int bench_arrival(int argc, char **argv)
                 continue;
             }
             fail_tab[jump][(h - 1) * 3 + w - 1]++;
-            if (write_failure(out, L, k, m, sx, sy, gx, gy, w, h, jump, budget) != 0 &&
+            if (write_failure(out_fd, L, k, m, sx, sy, gx, gy, w, h, jump, budget) != 0 &&
                 !write_warned) { /* said once: the run goes on */
                 tn_print_shown(stderr, "arrival: cannot write a failure into %s: %s\n", out,
                                strerror(errno));
@@ -416,6 +465,7 @@ int bench_arrival(int argc, char **argv)
     tn_bot_destroy(bot);
     tn_path_destroy(pf);
     tn_map_destroy(m);
+    close(out_fd);
     if (graph) return runs && arrived * 1000 >= runs * 999 ? 0 : 1;
     return runs && arrived * 100 >= runs * 99 ? 0 : 1;
 }

@@ -173,8 +173,32 @@ ln -s "$T/nothing" "$T/dangling" # a link to nothing: mkdir says it exists
 expect 1 "^arrival: --out $T/dangling: No such file or directory \\(a symbolic link to nothing\\?\\)$" \
     $B arrival --levels 1 --goals 1 --out "$T/dangling"
 "$B" arrival --levels 5 --goals 10 --push 60 --planner graph --out /proc >/dev/null 2>"$T/err"
-grep -q '^arrival: cannot write a failure into /proc: ' "$T/err" ||
-    bad "arrival --out /proc: an unwritten failure was not said: $(cat "$T/err")"
+if [ "$(id -u)" -eq 0 ]; then # root owns /proc: used, and its writes fail
+    grep -q '^arrival: cannot write a failure into /proc: ' "$T/err" ||
+        bad "arrival --out /proc: an unwritten failure was not said: $(cat "$T/err")"
+else
+    grep -q '^arrival: --out /proc: is a directory owned by someone else' "$T/err" ||
+        bad "arrival --out /proc (root's): not refused: $(cat "$T/err")"
+fi
+# --out itself as a symbolic link someone else planted (the default is in
+# /tmp) or a directory someone else owns is refused before the run (the
+# failures went where the link led); a link of the user's own is followed
+mkdir "$T/mine"
+ln -s "$T/mine" "$T/ownlink"
+"$B" arrival --levels 5 --goals 10 --push 60 --planner graph --out "$T/ownlink" >/dev/null 2>"$T/err"
+[ -n "$(ls "$T/mine")" ] ||
+    bad "arrival --out through the user's own link wrote no failure: $(cat "$T/err")"
+if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1; then # another owner needs root
+    mkdir "$T/theirs" "$T/lured"
+    ln -s "$T/lured" "$T/planted"
+    chown nobody "$T/theirs" && chown -h nobody "$T/planted" || bad "chown nobody failed"
+    expect 1 "^arrival: --out $T/planted: is a symbolic link owned by someone else \(uid [0-9]+\): not followed \(name a directory of your own\)$" \
+        $B arrival --levels 5 --goals 10 --push 60 --planner graph --out "$T/planted"
+    [ -z "$(ls "$T/lured")" ] || bad "arrival wrote failures through a planted --out link"
+    expect 1 "^arrival: --out $T/theirs: is a directory owned by someone else \(uid [0-9]+\)" \
+        $B arrival --levels 5 --goals 10 --push 60 --planner graph --out "$T/theirs"
+    [ -z "$(ls "$T/theirs")" ] || bad "arrival wrote failures into another user's --out"
+fi
 # genmap takes each valued option once (-o a -o b wrote only b) and no
 # --blocks for a platformer level (it was ignored)
 expect 2 "^genmap: -o is given twice \(give it once\)$" $gen -o "$T/g1.map" -o "$T/g2.map"
