@@ -4265,6 +4265,82 @@ static void test_sliced_bots_fit_after_edit(void **state)
  * up with each edit while repairs are fast, as the character's is: it was
  * repaired only when used, so the bench's "two sizes" row on a 128x128
  * level waited 120 s for it. */
+/* A click in the air means the ground below, for both planners alike (the
+ * goal rule is tn_bot_check_goal's, the world's click_row for a one-way
+ * tile): the same goal over the floor, above a one-way platform and on it,
+ * above a pit down to the map's bottom.  The one difference, by design: a
+ * tile by a ledge's edge where the graph stands the box over the edge (its
+ * lattice puts the box's left edge inside the tile, the box's right part
+ * over the ledge).  The classic planner's boxes are whole tiles: none
+ * stands there, so it takes the ground below; the graph takes the click.
+ * Every tile of tests/data/goal_air.map, for 1x1 and 1x2 characters. */
+static void test_air_click_same_goal(void **state)
+{
+    (void)state;
+    /* click, classic goal, graph goal (a 1x1 character) */
+    static const int named[][6] = {
+        {2, 2, 2, 7, 2, 7},    /* over the floor */
+        {5, 3, 5, 4, 5, 4},    /* above the one-way platform: on it */
+        {5, 5, 5, 4, 5, 4},    /* on the platform: its top */
+        {8, 6, 8, 9, 8, 9},    /* above the pit: its bottom, the map's */
+        {18, 7, 18, 9, 18, 7}, /* above the 1-wide pit: the graph over its edge */
+        {10, 2, 10, 7, 10, 2}, /* beside the ledge at x 11: the graph on its edge */
+        {16, 4, 16, 7, 16, 4}, /* beside the block at x 17, as high as its top */
+    };
+    for (int h = 1; h <= 2; h++) {
+        tn_world *wc = world("tests/data/goal_air.map"), *wg = world("tests/data/goal_air.map");
+        tn_error e;
+        for (int k = 0; k < 2; k++) {
+            tn_world *w = k ? wg : wc;
+            assert_true(tn_succeeded(tn_world_set(w, "planner", k, &e)));
+            assert_true(tn_succeeded(tn_world_set(w, "char_height", h, &e)));
+            tn_world_step(w);
+            tn_world_set_tool(w, TN_TOOL_GOTO);
+        }
+        const tn_map *m = tn_world_map(wc);
+        int differ = 0;
+        for (int y = 0; y < m->h; y++)
+            for (int x = 0; x < m->w; x++) {
+                tn_status sc = tn_world_click(wc, x, y, TN_CLICK_LEFT, false, NULL);
+                tn_status sg = tn_world_click(wg, x, y, TN_CLICK_LEFT, false, NULL);
+                tn_bot_info c = tn_bot_get_info(tn_wbots_character_bot(wc));
+                tn_bot_info g = tn_bot_get_info(tn_wbots_character_bot(wg));
+                if (tn_failed(sc) != tn_failed(sg))
+                    fail_msg("1x%d click (%d,%d): classic %s, graph %s", h, x, y,
+                             tn_failed(sc) ? "refused" : "taken",
+                             tn_failed(sg) ? "refused" : "taken");
+                if (tn_failed(sc) || (c.goal_x == g.goal_x && c.goal_y == g.goal_y)) continue;
+                /* a ledge's edge: the graph stands on the clicked tile */
+                int sx = -1, sy = -1;
+                assert_true(tn_bot_snap_goal(m, 1, h, x, y, &sx, &sy));
+                const tn_surf *gr = tn_wbots_character_graph(wg);
+                if (g.goal_x != x || g.goal_y != y || tn_surf_node_of_tile(gr, x, y) < 0 ||
+                    tn_path_box_ground(m, x, y, 1) || c.goal_x != sx || c.goal_y != sy)
+                    fail_msg("1x%d click (%d,%d): classic goal (%d,%d), graph (%d,%d)", h, x, y,
+                             c.goal_x, c.goal_y, g.goal_x, g.goal_y);
+                differ++;
+            }
+        if (h == 1) {
+            assert_true(differ > 0); /* (the map has the ledge edges it tests) */
+            for (size_t k = 0; k < sizeof named / sizeof named[0]; k++) {
+                const int *t = named[k];
+                assert_true(
+                    tn_succeeded(tn_world_click(wc, t[0], t[1], TN_CLICK_LEFT, false, NULL)));
+                assert_true(
+                    tn_succeeded(tn_world_click(wg, t[0], t[1], TN_CLICK_LEFT, false, NULL)));
+                tn_bot_info c = tn_bot_get_info(tn_wbots_character_bot(wc));
+                tn_bot_info g = tn_bot_get_info(tn_wbots_character_bot(wg));
+                if (c.goal_x != t[2] || c.goal_y != t[3] || g.goal_x != t[4] || g.goal_y != t[5])
+                    fail_msg("click (%d,%d): classic goal (%d,%d), graph (%d,%d)", t[0], t[1],
+                             c.goal_x, c.goal_y, g.goal_x, g.goal_y);
+            }
+        }
+        print_message("1x%d: %d of %d clicks differ (ledge edges)\n", h, differ, m->w * m->h);
+        tn_world_destroy(wc);
+        tn_world_destroy(wg);
+    }
+}
+
 static void test_idle_bots_graph_follows_edits(void **state)
 {
     (void)state;
@@ -4380,6 +4456,7 @@ int main(void)
         cmocka_unit_test(test_replace_map),
         cmocka_unit_test(test_heuristic_switch),
         cmocka_unit_test(test_surf_overlay_draws_the_views_edges),
+        cmocka_unit_test(test_air_click_same_goal),
         cmocka_unit_test(test_idle_bots_graph_follows_edits),
         cmocka_unit_test(test_sliced_bots_fit_after_edit),
         cmocka_unit_test(test_extra_bot_body_opaque),

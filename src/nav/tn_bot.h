@@ -7,8 +7,11 @@
  *
  * PLANNING.  tn_bot_goto() snaps the requested tile to where the character
  * can stand (a goal in the air walks down to the first tile with ground
- * under the box; a goal inside a block moves up onto it; the box is shifted
- * left so the goal tile is under it when a wall is in the way) and plans
+ * under the box, but with a graph a tile where the graph stands a box over
+ * a ledge's edge is kept, see tn_bot_goto: the classic finder's boxes are
+ * whole tiles, none stands there; a goal inside a block moves up onto it;
+ * the box is shifted left so the goal tile is under it when a wall is in
+ * the way) and plans
  * with tn_path (filtered path copied into the bot's own buffer, so any number
  * of bots share one finder).  The start is the body's tile; when the body
  * stands on a ledge edge that tile has no ground under the box, so the tile
