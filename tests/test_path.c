@@ -474,6 +474,52 @@ static void test_bad_arguments(void **state)
     tn_map_destroy(m);
 }
 
+/* A search cut by its limit whose closest state is the start (a goal under
+ * the shelf the character stands on: every state it expands is farther)
+ * is the partial result the header promises: TN_SUCCESS |
+ * TN_PARTIAL_RESULT | TN_LIMIT_REACHED (not UNREACHABLE: the goal may be
+ * reachable), the path of the start alone, and a message saying the
+ * search stopped at its limit where it began.  (A bot takes this for
+ * TN_BOT_NO_PATH, tn_bot.h; the world says the limit was hit.) */
+static void test_limit_at_the_start(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(20, 10, NULL, &m, NULL)));
+    for (int x = 0; x < 20; x++) tn_map_set_tile(m, x, 9, TN_TILE_BLOCK, NULL);
+    for (int x = 0; x < 16; x++) tn_map_set_tile(m, x, 5, TN_TILE_BLOCK, NULL);
+    tn_phys_params p = tn_phys_default(3.0f);
+    tn_jump_model jm;
+    assert_true(tn_succeeded(tn_jump_model_init(&jm, &p, NULL)));
+    tn_path *pf = NULL;
+    assert_true(tn_succeeded(tn_path_create(20, 10, &p, 0, NULL, &pf, NULL)));
+    for (int lim = 1; lim <= 30; lim += 7) {
+        tn_path_query q = tn_path_query_make(2, 4, 2, 8, 1, 1, &jm);
+        q.max_expand = lim;
+        tn_path_node out[8];
+        int n = -1;
+        tn_path_stats st;
+        tn_error err;
+        tn_status s = tn_path_find(pf, m, &q, out, 8, &n, &st, &err);
+        assert_int_equal(s, TN_SUCCESS | TN_PARTIAL_RESULT | TN_LIMIT_REACHED);
+        assert_int_equal(err.status, s);
+        assert_int_equal(n, 1);
+        assert_int_equal(st.raw_nodes, 1);
+        assert_int_equal(out[0].x, 2);
+        assert_int_equal(out[0].y, 4);
+        assert_int_equal(st.end_x, 2);
+        assert_int_equal(st.end_y, 4);
+        char want[160];
+        snprintf(want, sizeof want,
+                 "path: the search stopped at its limit of %d states before goal (2,8); the path "
+                 "ends at (2,4), the closest place expanded",
+                 lim);
+        assert_string_equal(err.msg, want);
+    }
+    tn_path_destroy(pf);
+    tn_map_destroy(m);
+}
+
 /* The filtered path is a subsequence of the raw one that keeps the start,
  * the goal, every take-off, every landing and the apex of each jump. */
 static void test_post_filter(void **state)
@@ -1113,6 +1159,7 @@ int main(void)
         cmocka_unit_test(test_ceiling_cuts_jump),
         cmocka_unit_test(test_partial_path),
         cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_limit_at_the_start),
         cmocka_unit_test(test_post_filter),
         cmocka_unit_test(test_against_dijkstra),
         cmocka_unit_test(test_no_allocation_and_generation_wrap),

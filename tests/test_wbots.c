@@ -881,6 +881,16 @@ static void test_classic_limit_at_the_start_is_no_closer_tile(void **state)
     assert_string_equal(tn_world_message_text(w),
                         "goto (254,198): search limit (65,536 states) reached with no tile closer "
                         "than the character's: no path");
+    /* the graph planner selected: its comparison with the classic answer
+     * (the same search) says no path too; it read "classic: limit
+     * reached, 1 tile, its run stuck", as if a path had been found */
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 1, NULL)));
+    tn_world_click(w, W - 2, H - 2, TN_CLICK_LEFT, false, NULL);
+    tn_world_hud(w, hud, sizeof hud);
+    printf("  %s\n", hud);
+    if (!strstr(hud, " | classic: no path (search limit reached, no closer tile found), ") ||
+        strstr(hud, "1 tile") || strstr(hud, "its run stuck"))
+        fail_msg("HUD: %s", hud);
     tn_world_destroy(w);
 }
 

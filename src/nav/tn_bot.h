@@ -154,7 +154,12 @@ typedef enum tn_bot_state {
     TN_BOT_MOVING,   /* following a full path */
     TN_BOT_ARRIVED,  /* standing at the goal */
     TN_BOT_NO_PATH,  /* no plan to follow: the goal is unreachable and no
-                        closer tile exists, or no plan could be made (a
+                        closer tile exists, or the classic search stopped
+                        at its limit with no tile closer than the start
+                        found (the plan status then has TN_LIMIT_REACHED,
+                        not TN_UNREACHABLE: the goal may be reachable, and
+                        tn_path's message says the search stopped at its
+                        limit), or no plan could be made (a
                         graph out of sync with the map, physics the jump
                         model refuses, a finder that does not fit or none:
                         tn_bot_plan_error says which; tn_bot_goto again) */

@@ -2622,6 +2622,14 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
             snprintf(cmp, sizeof cmp, " | classic%s%s: no path (no closer tile), %s",
                      s->heuristic == TN_PATH_FAST ? " fast" : "",
                      s->last.redone ? " (re-plan)" : "", ct);
+        /* cut by its limit with the start alone: no path either, as the
+         * classic bot's own line says (it read "limit reached, 1 tile, its
+         * run stuck", as if a path had been found and failed) */
+        else if (i.planner && tn_status_detail(s->last.cs, TN_LIMIT_REACHED) && s->last.ctiles <= 1)
+            snprintf(cmp, sizeof cmp,
+                     " | classic%s%s: no path (search limit reached, no closer tile found), %s",
+                     s->heuristic == TN_PATH_FAST ? " fast" : "",
+                     s->last.redone ? " (re-plan)" : "", ct);
         else if (i.planner)
             snprintf(cmp, sizeof cmp, " | classic%s%s: %s, %d tile%s%s, %s",
                      s->heuristic == TN_PATH_FAST ? " fast" : "",
