@@ -268,6 +268,18 @@ int main(int argc, char **argv)
              * (soak --map a.map --map b.map ran b.map), where the game
              * refuses it; cdt --map FILE... may be repeated, as a list */
             for (int a = 2; a < argc; a++) {
+                /* --NAME=VALUE: no command takes it (each reads its value
+                 * as the next word), so it was an "unknown option", and a
+                 * repeat with another value passed the check below, which
+                 * compares whole words: said here, naming the option */
+                const char *eq = strchr(argv[a], '=');
+                if (!strncmp(argv[a], "--", 2) && eq && eq > argv[a] + 2) {
+                    tn_print_shown(stderr,
+                                   "%s: %s: give the value as the next word (%.*s %s), not "
+                                   "after '='\n",
+                                   argv[1], argv[a], (int)(eq - argv[a]), argv[a], eq + 1);
+                    return 2;
+                }
                 if (strncmp(argv[a], "--", 2) != 0 && strcmp(argv[a], "-o") != 0) continue;
                 if (!strcmp(argv[1], "cdt") && !strcmp(argv[a], "--map")) continue;
                 for (int b = 2; b < a; b++)

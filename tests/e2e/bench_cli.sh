@@ -235,6 +235,17 @@ expect 2 "^soak: --map is given twice \(give it once\)$" \
     $B soak --steps 1 --seed 1 --map maps/demo.map --map maps/arena.map
 expect 2 "^render: --zooms is given twice \(give it once\)$" \
     $B render --frames 1 --zooms 1 --zooms 2 --map maps/demo.map
+expect 2 "^arrival: --levels is given twice \(give it once\)$" \
+    $B arrival --levels 5 --levels 5 --goals 1
+# --NAME=VALUE is no form any command takes: said naming the option, also
+# as a repeat (--levels 5 --levels=6 was an "unknown option '--levels=6'",
+# and --levels=5 --levels=5 "--levels=5 is given twice")
+expect 2 "^arrival: --levels=6: give the value as the next word \(--levels 6\), not after '='$" \
+    $B arrival --levels 5 --levels=6 --goals 1
+expect 2 "^arrival: --levels=5: give the value as the next word \(--levels 5\), not after '='$" \
+    $B arrival --levels=5 --levels=5 --goals 1
+expect 2 "^soak: --map=maps/demo.map: give the value as the next word \(--map maps/demo.map\)" \
+    $B soak --steps 1 --seed 1 --map=maps/demo.map
 "$B" cdt --runs 1 --map maps/demo.map --map maps/arena.map >"$T/out" 2>"$T/err" ||
     bad "cdt --map A --map B failed: $(cat "$T/err")"
 grep -q 'arena.map' "$T/out" || bad "cdt --map A --map B did not run B: $(cat "$T/out")"
