@@ -24,6 +24,7 @@
 #include "tn_path.h"
 #include "tn_surf.h"
 #include "tn_rng.h"
+#include "tn_wagents.h"
 #include "tn_wbots.h"
 #include "tn_wnav.h"
 
@@ -2035,21 +2036,62 @@ static void test_inspect_removed_unpins(void **state)
     tn_world_set(w, "bots", 2, &e);
     tn_world_set(w, "wanderers", 3, &e);
     for (int i = 0; i < 30; i++) tn_world_step(w);
-    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_BOT, 1));
-    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_WANDERER, 2));
-    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_CHARACTER, 0));
-    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_COMPANION, 0));
+    int bot = 1, wan = 2, none = 0;
+    const uint32_t sb = tn_inspect_serial(w, TN_INSPECT_BOT, bot);
+    const uint32_t sw = tn_inspect_serial(w, TN_INSPECT_WANDERER, wan);
+    assert_true(sb > 0 && sw > 0);
+    assert_int_equal(tn_inspect_serial(w, TN_INSPECT_CHARACTER, 0), 0);
+    assert_int_equal(tn_inspect_serial(w, TN_INSPECT_BOT, 2), 0); /* (no third bot) */
+    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_BOT, &bot, sb));
+    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_WANDERER, &wan, sw));
+    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_CHARACTER, &none, 0));
+    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_COMPANION, &none, 0));
     tn_world_set(w, "bots", 1, &e);
     tn_world_step(w);
-    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_BOT, 1));
+    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_BOT, &bot, sb));
     assert_string_equal(tn_world_message_text(w), "inspect: bot 2 was removed: its card is closed");
-    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_BOT, 0));
+    int first = 0;
+    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_BOT, &first,
+                                          tn_inspect_serial(w, TN_INSPECT_BOT, 0)));
     tn_world_set(w, "wanderers", 2, &e);
     tn_world_step(w);
-    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_WANDERER, 2));
+    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_WANDERER, &wan, sw));
     assert_string_equal(tn_world_message_text(w),
                         "inspect: wanderer 3 was removed: its card is closed");
-    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_WANDERER, 1));
+    /* removed and made again before the frame's check (a script's two
+     * sets on one frame, a slider dragged down and up between frames):
+     * the slot holds another agent, whose card the pin showed as its own */
+    tn_world_set(w, "bots", 2, &e);
+    tn_world_set(w, "wanderers", 3, &e);
+    tn_world_step(w);
+    bot = 1, wan = 2;
+    const uint32_t sb2 = tn_inspect_serial(w, TN_INSPECT_BOT, bot);
+    const uint32_t sw2 = tn_inspect_serial(w, TN_INSPECT_WANDERER, wan);
+    assert_true(sb2 != sb && sw2 != sw);
+    tn_world_set(w, "bots", 1, &e);
+    tn_world_set(w, "bots", 2, &e);
+    tn_world_set(w, "wanderers", 2, &e);
+    tn_world_set(w, "wanderers", 3, &e);
+    tn_world_step(w);
+    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_BOT, &bot, sb2));
+    assert_string_equal(tn_world_message_text(w), "inspect: bot 2 was removed: its card is closed");
+    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_WANDERER, &wan, sw2));
+    assert_string_equal(tn_world_message_text(w),
+                        "inspect: wanderer 3 was removed: its card is closed");
+    /* a wanderer moved into another slot (what tn_wagents_on_edit does
+     * when one has no room left: the last takes the removed one's slot) is
+     * followed; the one removed is gone */
+    tn_wagents *ag = (tn_wagents *)tn_wagents_of(w);
+    int last = ag->nwanderers - 1, moved = last, removed = 0;
+    const uint32_t s_last = tn_inspect_serial(w, TN_INSPECT_WANDERER, last);
+    const uint32_t s_removed = tn_inspect_serial(w, TN_INSPECT_WANDERER, removed);
+    ag->nwanderers--;
+    ag->wid[removed] = ag->wid[ag->nwanderers];
+    ag->wanderers[removed] = ag->wanderers[ag->nwanderers];
+    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_WANDERER, &moved, s_last));
+    assert_int_equal(moved, removed);
+    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_WANDERER, &removed, s_removed));
+    tn_world_set(w, "wanderers", 2, &e);
     /* a wanderer made now has drawn no waypoint yet: said so, not (0,0) */
     tn_world_set(w, "wanderers", 3, &e);
     char buf[1024];

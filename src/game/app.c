@@ -704,6 +704,7 @@ static void inspect_at(app *a, int sx, int sy)
     tn_inspect_click(a->w, wx, wy, 10.0f / c.scale + 4.0f, &kind, &index);
     a->view.inspect_kind = kind;
     a->view.inspect_index = index;
+    a->view.inspect_serial = tn_inspect_serial(a->w, kind, index);
 }
 
 static void toggle_heuristic(app *a)
@@ -1267,10 +1268,12 @@ static void handle_event(app *a, const SDL_Event *ev)
     }
 }
 
-/* A pinned bot's or wanderer's card closes when its agent is removed. */
+/* A pinned bot's or wanderer's card closes when its agent is removed
+ * (a wanderer moved to another slot is followed). */
 static void unpin_removed(app *a)
 {
-    if (tn_inspect_unpin_removed(a->w, a->view.inspect_kind, a->view.inspect_index))
+    if (tn_inspect_unpin_removed(a->w, a->view.inspect_kind, &a->view.inspect_index,
+                                 a->view.inspect_serial))
         a->view.inspect_kind = TN_INSPECT_NONE;
 }
 

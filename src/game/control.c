@@ -1262,16 +1262,29 @@ bool tn_inspect_box(const tn_world *w, int kind, int index, float box[4])
     return true;
 }
 
-bool tn_inspect_unpin_removed(tn_world *w, int kind, int index)
+uint32_t tn_inspect_serial(const tn_world *w, int kind, int index)
 {
     const tn_wagents *ag = tn_wagents_of(w);
-    bool gone = false;
-    if (kind == TN_INSPECT_BOT) gone = !tn_wbots_body(w, index);
-    if (kind == TN_INSPECT_WANDERER) gone = !ag || index >= ag->nwanderers;
-    if (gone)
-        tn_world_message(w, "inspect: %s %d was removed: its card is closed",
-                         kind == TN_INSPECT_BOT ? "bot" : "wanderer", index + 1);
-    return gone;
+    if (kind == TN_INSPECT_BOT) return tn_wbots_serial(w, index);
+    if (kind == TN_INSPECT_WANDERER && ag && index >= 0 && index < ag->nwanderers)
+        return ag->wid[index];
+    return 0;
+}
+
+bool tn_inspect_unpin_removed(tn_world *w, int kind, int *index, uint32_t serial)
+{
+    if (kind != TN_INSPECT_BOT && kind != TN_INSPECT_WANDERER) return false;
+    if (serial && tn_inspect_serial(w, kind, *index) == serial) return false;
+    const tn_wagents *ag = tn_wagents_of(w);
+    if (serial && kind == TN_INSPECT_WANDERER && ag)
+        for (int i = 0; i < ag->nwanderers; i++)
+            if (ag->wid[i] == serial) { /* moved to another slot: followed */
+                *index = i;
+                return false;
+            }
+    tn_world_message(w, "inspect: %s %d was removed: its card is closed",
+                     kind == TN_INSPECT_BOT ? "bot" : "wanderer", *index + 1);
+    return true;
 }
 
 bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t cap)

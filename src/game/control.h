@@ -394,10 +394,18 @@ bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t c
  * Either way the world's message says which, so an older one (a failed
  * click's "no agent there") never stays beside a pinned card. */
 bool tn_inspect_click(tn_world *w, float x, float y, float r, int *kind, int *index);
-/* Per frame: true when a pinned bot's or wanderer's agent was removed (the
- * world's message says its card is closed; the caller unpins).  Its index
- * would otherwise name the next one made, a different agent. */
-bool tn_inspect_unpin_removed(tn_world *w, int kind, int index);
+/* The agent's spawn number, which a pin keeps beside its index (a bot's
+ * or a wanderer's, from 1; 0 for no such agent and for the other kinds,
+ * whose index is already that agent's for good: an enemy's is its id). */
+uint32_t tn_inspect_serial(const tn_world *w, int kind, int index);
+/* Per frame: true when the pinned bot's or wanderer's agent (`serial`:
+ * tn_inspect_serial's when it was pinned) is gone (the world's message
+ * says its card is closed; the caller unpins).  A slot of the same index
+ * holding another agent (bots or wanderers lowered, then raised, before
+ * this ran) is not it: its card would have shown the new one.  A wanderer
+ * moved to another slot (a removal moves the last one into the removed
+ * one's) is followed: *index is its slot now. */
+bool tn_inspect_unpin_removed(tn_world *w, int kind, int *index, uint32_t serial);
 
 /* ---- the flow overlay's 8-connected field -----------------------------------
  * Display only (the enemies keep the world's 4-connected field): made for

@@ -262,8 +262,11 @@ typedef struct tn_view {
     /* camera: follow the character, or centre on (cam_x, cam_y) world px */
     bool follow;
     float cam_x, cam_y;
-    /* the pinned inspect card: agent kind (TN_INSPECT_*) and index */
+    /* the pinned inspect card: agent kind (TN_INSPECT_*), index and the
+     * agent's spawn number (tn_inspect_serial: a bot or wanderer made
+     * again in the same slot is another) */
     int inspect_kind, inspect_index;
+    uint32_t inspect_serial;
     /* settings the front end keeps (shown in the panel / HUD) */
     bool fast_heuristic, flow8;
     const struct tn_flow *flow8_field; /* the 8-connected field to draw, or NULL */

@@ -197,6 +197,7 @@ static int set_wanderers(tn_world *w, tn_wagents *s, int n)
         float x, y;
         if (!wanderer_spot(w, s, tx, ty, &x, &y)) break;
         float heading = tn_rng_range(&s->rng, -3.14159265f, 3.14159265f);
+        s->wid[s->nwanderers] = (uint32_t)(s->serial + 1);
         tn_wanderer_init(&s->wanderers[s->nwanderers], x, y, heading, tx, ty, w->seed,
                          WANDER_STREAM + s->serial++);
         s->nwanderers++;
@@ -339,7 +340,9 @@ void tn_wagents_on_edit(tn_world *w, int x, int y)
         tn_wanderer *a = &s->wanderers[i];
         bool stuck = !tn_steer_box_free(m, a->x, a->y, s->wparams.half);
         if (stuck && !tn_steer_unstick(m, s->wparams.half, &a->x, &a->y, far)) {
-            s->wanderers[i--] = s->wanderers[--s->nwanderers];
+            s->nwanderers--;
+            s->wid[i] = s->wid[s->nwanderers];
+            s->wanderers[i--] = s->wanderers[s->nwanderers];
             continue;
         }
         if (stuck || whole || (block && wanderer_near(a, x, y))) tn_wanderer_restart(a);

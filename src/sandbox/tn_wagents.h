@@ -60,6 +60,10 @@ typedef struct tn_wagents {
     tn_wander_params wparams;
     tn_wanderer wanderers[TN_WAGENTS_MAX_WANDERERS];
     int nwanderers;
+    /* wid[i]: wanderer i's spawn number (serial + 1 when made), moved
+     * with it when a removal moves the last wanderer into its slot: the
+     * inspect card's pin follows it by this */
+    uint32_t wid[TN_WAGENTS_MAX_WANDERERS];
     uint64_t serial;          /* wanderers spawned so far (stream ids) */
     bool custom_target;       /* false: the target is the character */
     float target_x, target_y; /* the custom target, px */

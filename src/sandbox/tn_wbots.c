@@ -97,6 +97,11 @@ typedef struct tn_wbots {
     tn_surf_query *qq[GRAPH_CACHE + 1];
     bool pending[TN_WBOTS_MAX];
     int n;
+    /* serial[i]: bot i's spawn number (from 1; spawned: how many so far),
+     * which tells a bot made again in the same slot from the one it
+     * replaced (tn_wbots_serial: the inspect card's pin) */
+    uint32_t serial[TN_WBOTS_MAX];
+    uint32_t spawned;
     int trips, arrivals;
     tn_bot_state last_state;
     /* with one finder for everyone (above SHARED_ABOVE) the explored
@@ -385,6 +390,12 @@ const tn_surf *tn_wbots_character_graph(const tn_world *w)
 }
 
 int tn_wbots_count(const tn_world *w) { return of(w) ? of(w)->n : 0; }
+
+uint32_t tn_wbots_serial(const tn_world *w, int i)
+{
+    const tn_wbots *s = of(w);
+    return s && i >= 0 && i < s->n ? s->serial[i] : 0;
+}
 
 const tn_body *tn_wbots_body(const tn_world *w, int i)
 {
@@ -2087,6 +2098,7 @@ static void spawn(tn_world *w, tn_wbots *s, int i)
     s->was_active[i] = false;
     s->turn[i] = -1;
     s->tries[i] = 0;
+    s->serial[i] = ++s->spawned;
 }
 
 /* The searches bot i made since `before` (its tn_bot_info.plans then). */
