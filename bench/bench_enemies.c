@@ -1,7 +1,7 @@
 /* tilenav-bench enemies: world step time with N enemies alive, and the
  * offscreen render of such a world.
  *
- *   tilenav-bench enemies [--map FILE] [--steps N] [--frames N]
+ *   tilenav-bench enemies [--map FILE] [--steps N] [--frames N] [--assets DIR]
  *
  * The world (default maps/demo.map) is filled with N enemies (1,000 and
  * 10,000) at random tiles that have a path, with the default ranges
@@ -114,7 +114,7 @@ static int run_steps(const char *path, int n, int steps)
 }
 
 #ifdef BENCH_RENDER
-static int run_render(const char *path, int frames)
+static int run_render(const char *path, int frames, const char *assets)
 {
     if (SDL_Init(0) != 0 || TTF_Init() != 0) {
         fprintf(stderr, "tilenav-bench enemies: SDL: %s\n", SDL_GetError());
@@ -122,7 +122,7 @@ static int run_render(const char *path, int frames)
     }
     tn_fonts fonts;
     char err[512];
-    if (tn_fonts_open(&fonts, "assets", err, sizeof err) != 0) {
+    if (tn_fonts_open(&fonts, assets, err, sizeof err) != 0) {
         tn_print_shown(stderr, "tilenav-bench enemies: %s\n", err);
         TTF_Quit();
         return 1;
@@ -182,23 +182,26 @@ static int run_render(const char *path, int frames)
 
 int bench_enemies(int argc, char **argv)
 {
-    const char *path = "maps/demo.map";
+    const char *path = "maps/demo.map", *assets = "assets"; /* the fonts of the render */
     int steps = 300, frames = 30;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int bad = 0;
         if (v && strcmp(a, "--map") == 0)
             path = v;
+        else if (v && strcmp(a, "--assets") == 0)
+            assets = v;
         else if (strcmp(a, "--steps") == 0)
             bad = bench_arg_int("enemies", a, v, 1, 10000000, &steps);
         else if (strcmp(a, "--frames") == 0)
             bad = bench_arg_int("enemies", a, v, 1, 10000000, &frames);
         else {
-            if (!v && strcmp(a, "--map") == 0)
+            if (!v && (strcmp(a, "--map") == 0 || strcmp(a, "--assets") == 0))
                 bench_arg_missing("enemies", a);
             else
                 bench_arg_unknown("enemies", a);
-            fprintf(stderr, "usage: tilenav-bench enemies [--map FILE] [--steps N] [--frames N]\n");
+            fprintf(stderr, "usage: tilenav-bench enemies [--map FILE] [--steps N] [--frames N] "
+                            "[--assets DIR]\n");
             return 2;
         }
         if (bad) return 2;
@@ -209,7 +212,7 @@ int bench_enemies(int argc, char **argv)
     if (run_steps(path, 1000, steps) || run_steps(path, 10000, steps)) return 1;
     printf("target: 10,000 enemies < 2 ms per world step (median)\n");
 #ifdef BENCH_RENDER
-    return run_render(path, frames);
+    return run_render(path, frames, assets);
 #else
     printf("render: not measured (bench objects compiled without SDL's include flags)\n");
     return 0;

@@ -218,11 +218,11 @@ static const struct {
     {"flow", bench_flow,
      "flow [--reps N] [--edits N] [--size N]: flow-field rebuild and single-edit update times"},
     {"enemies", bench_enemies,
-     "enemies [--map FILE] [--steps N] [--frames N]: world step time with 1,000 and 10,000 "
-     "enemies, software rendering frame rate"},
+     "enemies [--map FILE] [--steps N] [--frames N] [--assets DIR]: world step time with 1,000 "
+     "and 10,000 enemies, software rendering frame rate"},
     {"render", bench_render,
      "render --map FILE [--frames N] [--steps N] [--overlays none,path,...] [--zooms 0,1,...] "
-     "[--pan PX] [--bare] [--edit]: "
+     "[--pan PX] [--bare] [--edit] [--assets DIR]: "
      "frame drawing time per zoom level and overlay (software renderer)"},
     {"cdt", bench_cdt,
      "cdt --points N | --map FILE... | --dump-input FILE.map | --dump-points N [...]: "

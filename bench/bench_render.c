@@ -5,7 +5,7 @@
  *
  *   tilenav-bench render --map FILE [--frames N] [--steps N]
  *                        [--overlays none,path,...] [--zooms 0,1,...] [--pan PX]
- *                        [--bare] [--edit]
+ *                        [--bare] [--edit] [--assets DIR]
  *
  * Unless --bare, the map gets a destination near its centre and four spawn
  * points around it, 8 bots, 16 wanderers and 10 enemies a second, so every
@@ -46,7 +46,8 @@
 
 #ifdef BENCH_RENDER
 static int run(const char *path, int frames, int steps, float pan, bool populate, bool edit,
-               const unsigned *ovl, const char **names, int novl, const int *zooms, int nzoom)
+               const unsigned *ovl, const char **names, int novl, const int *zooms, int nzoom,
+               const char *assets)
 {
     char err[512];
     tn_map *map;
@@ -97,7 +98,7 @@ static int run(const char *path, int frames, int steps, float pan, bool populate
         return 1;
     }
     tn_fonts fonts;
-    if (tn_fonts_open(&fonts, "assets", err, sizeof err) != 0) {
+    if (tn_fonts_open(&fonts, assets, err, sizeof err) != 0) {
         tn_print_shown(stderr, "tilenav-bench render: %s\n", err);
         return 1;
     }
@@ -175,7 +176,7 @@ static int run(const char *path, int frames, int steps, float pan, bool populate
 int bench_render(int argc, char **argv)
 {
     const char *path = NULL, *olist = "none,path,explored,flow,navmesh,companion,wanderers";
-    const char *zlist = NULL;
+    const char *zlist = NULL, *assets = "assets"; /* where the game's fonts are */
     int frames = 15, steps = 120;
     float pan = 0;
     bool populate = true, edit = false;
@@ -195,7 +196,7 @@ int bench_render(int argc, char **argv)
             bad = bench_arg_double("render", a, v, -1e6, 1e6, &d), i++;
             pan = (float)d;
         } else if (!v && (strcmp(a, "--map") == 0 || strcmp(a, "--overlays") == 0 ||
-                          strcmp(a, "--zooms") == 0))
+                          strcmp(a, "--zooms") == 0 || strcmp(a, "--assets") == 0))
             bad = bench_arg_missing("render", a);
         else if (strcmp(a, "--map") == 0)
             path = v, i++;
@@ -203,14 +204,16 @@ int bench_render(int argc, char **argv)
             olist = v, i++;
         else if (strcmp(a, "--zooms") == 0)
             zlist = v, i++;
+        else if (strcmp(a, "--assets") == 0)
+            assets = v, i++;
         else
             bad = bench_arg_unknown("render", a);
     }
     if (bad) return 2;
     if (!path) {
-        fprintf(stderr,
-                "usage: tilenav-bench render --map FILE [--frames N] [--steps N] "
-                "[--overlays none,path,...] [--zooms 0,1,...] [--pan PX] [--bare] [--edit]\n");
+        fprintf(stderr, "usage: tilenav-bench render --map FILE [--frames N] [--steps N] "
+                        "[--overlays none,path,...] [--zooms 0,1,...] [--pan PX] [--bare] [--edit] "
+                        "[--assets DIR]\n");
         return 2;
     }
     if (frames < 1) frames = 1;
@@ -260,7 +263,7 @@ int bench_render(int argc, char **argv)
                                TN_ZOOM_LEVELS);
         if (nzoom < 1) return 2;
     }
-    return run(path, frames, steps, pan, populate, edit, ovl, names, novl, zooms, nzoom);
+    return run(path, frames, steps, pan, populate, edit, ovl, names, novl, zooms, nzoom, assets);
 #else
     (void)steps;
     (void)pan;

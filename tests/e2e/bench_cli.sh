@@ -162,6 +162,21 @@ expect 1 "^tilenav-bench render: $T/tight.map: the 1x2-tile character fits nowhe
     $B render --frames 1 --map "$T/tight.map"
 expect 1 "^tilenav-bench enemies: $T/tight.map: the 1x2-tile character fits nowhere" \
     $B enemies --steps 1 --frames 1 --map "$T/tight.map"
+# render and enemies draw with the game's fonts: run from elsewhere they
+# name --assets DIR, and take it (they had no such option)
+RB=$(cd "$(dirname "$B")" && pwd)/$(basename "$B")
+AS=$(pwd)/assets DM=$(pwd)/maps/demo.map
+for c in "render --frames 1 --steps 1 --zooms 5 --overlays none" "enemies --steps 1 --frames 1"; do
+    (cd "$T" && $RB $c --map "$DM") >/dev/null 2>"$T/err" &&
+        bad "$c without fonts exited 0: $(cat "$T/err")"
+    grep -q 'give --assets DIR' "$T/err" || bad "$c without fonts: $(cat "$T/err")"
+    (cd "$T" && $RB $c --map "$DM" --assets "$AS") >"$T/out" 2>"$T/err" ||
+        bad "$c --assets DIR failed: $(cat "$T/err")"
+    grep -q 'ms' "$T/out" || bad "$c --assets DIR measured nothing: $(cat "$T/out")"
+done
+expect 2 "^render: --assets needs a value" $B render --map maps/demo.map --assets
+"$B" --help | grep -q '^  enemies .*\[--assets DIR\]' || bad "tilenav-bench --help: enemies has no --assets"
+"$B" --help | grep -q '^  render .*\[--assets DIR\]' || bad "tilenav-bench --help: render has no --assets"
 # agents --only takes one of its two words (another ran the whole bench)
 expect 2 "^agents: --only: 'companion' is not companions or wanderers$" \
     timeout 60 $B agents --steps 1 --runs 1 --only companion
