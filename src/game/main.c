@@ -35,7 +35,7 @@ static const char USAGE[] =
     "  --overlays LIST     comma list: %s\n"
     "  MAP...              maps for the window's map picker (Tab), at most 64; without --map\n"
     "                      the first one is played\n"
-    "  --help, --version\n";
+    "  --help, -h, --version\n";
 
 typedef struct options {
     const char *map, *script, *screenshot, *assets;

@@ -26,6 +26,15 @@ opts=$(grep -o -- '--[a-z][a-z-]*' "$T/help" | sort -u)
 for o in $opts; do
     grep -q -- "$o" "$T/page" || fail "option $o (tilenav --help) is not in tilenav.6"
 done
+# ... and every option the page's OPTIONS section names is one --help lists
+# (the page had -h, which the usage left out).
+groff -man -Tascii -P-cbou -rHY=0 -rLL=300n tilenav.6 >"$T/wide" 2>/dev/null || fail "groff failed"
+popts=$(sed -n '/^OPTIONS/,/^[A-Z]/p' "$T/wide" | grep -oE -- '(^|[ ,])--?[a-z][a-z-]*' |
+    sed 's/^[ ,]*//' | sort -u)
+[ -n "$popts" ] || fail "no option found in tilenav.6's OPTIONS"
+for o in $popts; do
+    grep -qE -- "(^|[ ,])$o([ ,]|\$)" "$T/help" || fail "option $o (tilenav.6) is not in tilenav --help"
+done
 # Every script command of the README's table.
 cmds=$(sed -n '/^## Script files/,/^## /s/^| `\([a-z_]*\).*/\1/p' README.md | sort -u)
 [ -n "$cmds" ] || fail "no script command found in README.md"
