@@ -2,7 +2,8 @@
 /* examples/graph_sliced.c - a far query spread over frames.
  *
  * One idea: on a big level a query from one end to the other can expand
- * thousands of nodes (a 1024x1024 level: up to 10-20 ms).  A game that
+ * thousands of nodes (a 1024x1024 level's slowest: `tilenav-bench surf` in
+ * docs/bench.md).  A game that
  * must not miss a frame runs it in slices: tn_surf_find_begin starts it,
  * each frame tn_surf_find_step expands at most a budget of nodes, and
  * tn_surf_find_end gives the plan once the search is over: the same plan
