@@ -18,6 +18,16 @@ cp maps/demo.map "$T/own.map"
 printf '10 toggle 30 5 block\n20 save %s\n' "$T/own.map" > "$T/own.script"
 own=$("$B/tilenav" --headless --map "$T/own.map" --frames 30 --script "$T/own.script") || fail "own-file run failed"
 echo "$own" | grep -q '"edits":1,"refused_edits":0,"unsaved":false' || fail "save over the map's file still unsaved: $own"
+# edits a headless run does not save are dropped, as the README and the
+# manual page say: no MAP.autosave, no word on stderr, the map untouched
+cp maps/demo.map "$T/drop.map"
+printf '10 toggle 30 5 block\n' > "$T/drop.script"
+drop=$("$B/tilenav" --headless --map "$T/drop.map" --frames 20 --script "$T/drop.script" 2>"$T/drop.err") \
+    || fail "unsaved headless run failed: $(cat "$T/drop.err")"
+echo "$drop" | grep -q '"edits":1,"refused_edits":0,"unsaved":true' || fail "unsaved headless edit: $drop"
+[ ! -e "$T/drop.map.autosave" ] || fail "a headless run wrote drop.map.autosave"
+[ ! -s "$T/drop.err" ] || fail "unsaved headless run: stderr '$(cat "$T/drop.err")', want none"
+cmp -s maps/demo.map "$T/drop.map" || fail "a headless run changed the map it did not save"
 # a map given without --map is the one played (and saved); later ones only join the picker
 printf 'tilenav-map 1\nsize 6 4\ntiles\n......\n.P....\n......\n######\n' > "$T/pos.map"
 printf '10 toggle 4 1 block\n20 save %s\n' "$T/pos.map" > "$T/pos.script"
