@@ -86,6 +86,12 @@ elif ! cmp -s "$S.bad" "$T/settings.orig"; then bad "malformed settings: not kep
 elif ! grep -q "kept as $S.bad" "$T/err"; then bad "malformed settings: the move is not said: $(cat "$T/err")"
 elif ! grep -q '^speed ' "$S"; then bad "malformed settings: no fresh settings file written"
 fi
+# --frames 0 in a window is no limit (the default), as --help and the manual
+# page say: the game plays on until it is quit, rather than stopping at once
+XDG_CONFIG_HOME="$T/cfg0" SDL_VIDEODRIVER=offscreen ASAN_OPTIONS=detect_leaks=0 \
+    timeout 3 "$BIN" --map tests/data/small.map --frames 0 --assets assets >/dev/null 2>"$T/err"
+rc=$?
+[ "$rc" -eq 124 ] || bad "--frames 0 in a window: exit $rc, not still running after 3 s: $(cat "$T/err")"
 # a map read from a pipe: `reset` goes back to what was read (the pipe has
 # nothing left to read a second time)
 printf '0 toggle 5 1 block\n5 reset\n' >"$T/reset.script"
