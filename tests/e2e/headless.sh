@@ -58,6 +58,25 @@ want="tilenav: warning: $T/big.script:1: goto 20 998 refused (frame 5): goto is 
 echo "$big" | grep -q '"edits":0,"refused_edits":0,' || fail "big map: a refused goto was counted: $big"
 echo "$big" | grep -q '"bot":{"state":"idle","goal_x":-1,"goal_y":-1,"arrived":false,"path_nodes":0,"replans":0,"expanded":0,"extra_bots":0,"extra_trips":0,"extra_arrivals":0,"planner":"none","plan_frames":-1,"off":true}' \
     || fail "big map: the bot's JSON does not say goto is off: $big"
+# the navmesh is off where its outlines would need more than 160 MB: a
+# checkerboard of blocks from about 375x375 tiles up (README, tilenav.6;
+# it read "over 400x400", but 376x376 is already off), on below that
+for n in 374 376; do
+    awk -v n=$n 'BEGIN { print "tilenav-map 1"; print "size " n " " n; print "tiles";
+                 for (y = 0; y < n; y++) { r = "";
+                     for (x = 0; x < n; x++) {
+                         c = ".";
+                         if (y == n - 1 || (y > 0 && y < n - 3 && (x + y) % 2 == 0)) c = "#";
+                         if (y == n - 2 && x == 2) c = "P";
+                         r = r c }
+                     print r } }' >"$T/cb$n.map"
+    cb=$("$B/tilenav" --headless --map "$T/cb$n.map" --frames 1) || fail "checkerboard $n: the run failed"
+    case "$n:$cb" in
+    374:*'"navmesh":{"triangles":1'*'"build_ms":null}'*) ;;
+    376:*'"navmesh":{"triangles":0,"regions":0,"build_ms":null,"off":true}'*) ;;
+    *) fail "checkerboard ${n}x$n: navmesh $(echo "$cb" | grep -o '"navmesh":{[^}]*}')" ;;
+    esac
+done
 # above the classic finder's 512x512 the graph plans (the classic planner selected or not)
 awk 'BEGIN { print "tilenav-map 1"; print "size 600 600"; print "tiles";
              for (y = 0; y < 600; y++) { r = ""; for (x = 0; x < 600; x++) r = r (y == 599 ? "#" : ".");
