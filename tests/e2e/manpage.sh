@@ -41,4 +41,12 @@ cmds=$(sed -n '/^## Script files/,/^## /s/^| `\([a-z_]*\).*/\1/p' README.md | so
 for c in $cmds; do
     grep -Eq "^ +$c( |$)" "$T/page" || fail "script command '$c' (README) is not in tilenav.6"
 done
+# Every modifier chord and function key of the README's Controls table
+# (the page lacked Ctrl+Shift+Z).
+keys=$(sed -n '/^## Controls/,/^## /s/^| \([^|]*\) |.*/\1/p' README.md |
+    grep -oE '(Ctrl\+Shift|Ctrl|Shift)\+[A-Za-z0-9.]+|\bF[0-9]+\b' | sort -u)
+[ -n "$keys" ] || fail "no key chord found in README.md's Controls"
+for k in $keys; do
+    grep -qF -- "$k" "$T/wide" || fail "key $k (README Controls) is not in tilenav.6"
+done
 echo "manpage.sh: tilenav.6 has no groff warnings; $(echo "$opts" | wc -l) options, $(echo "$cmds" | wc -l) script commands documented"
