@@ -667,6 +667,12 @@ static void test_goal_message_names_the_click(void **state)
     tn_world *w = world("maps/demo.map");
     tn_world_step(w);
     tn_world_set_tool(w, TN_TOOL_GOTO);
+    /* the README's example: a click at (30,33) on the demo map goes to
+     * (30,36), on the one-way platform below (the README said (30,40)) */
+    assert_true(tn_succeeded(tn_world_click(w, 30, 33, TN_CLICK_LEFT, false, NULL)));
+    if (strncmp(tn_world_message_text(w),
+                "goto (30,36) (clicked (30,33)): graph plan of 199 frames", 56) != 0)
+        fail_msg("%s", tn_world_message_text(w));
     const tn_map *m = tn_world_map(w);
     /* a free tile with at least 4 free tiles under it, then ground */
     int ax = -1, ay = -1, fy = -1;
