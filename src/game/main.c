@@ -183,7 +183,8 @@ static int parse_args(int argc, char **argv, options *o)
             errno = 0;
             o->seed = strtoull(next, &end, 10);
             if (!*next || *end || errno || strspn(next, "0123456789") != strlen(next))
-                return usage_error("--seed needs a non-negative whole number, got '%s'", next);
+                return usage_error("--seed needs a whole number 0..18446744073709551615, got '%s'",
+                                   next);
         } else if (strcmp(a, "--jump-height") == 0) {
             NEED_ARG();
             if (!tn_parse_number(next, 1, 8, &o->jump_height))
