@@ -157,9 +157,10 @@
  * `make tsan`: four threads on one mesh under ThreadSanitizer.
  *
  * COST.  256x256 map of 700 random blocks (2,377 vertices, 4,700
- * triangles): a full build about 0.25 ms, the local update after a one-tile
- * edit about 0.03 ms, a point's path about 35 us and a radius path about
- * 0.3 ms median, line of sight well under 1 us.  `tilenav-bench navmesh`
+ * triangles): a full build about 0.45 ms, the local update after a one-tile
+ * edit about 0.04 ms, a point's path about 45 us and a radius path about
+ * 0.35 ms median, line of sight well under 1 us (docs/bench.md of
+ * 2026-12-07).  `tilenav-bench navmesh`
  * prints the current numbers (docs/bench.md); docs/perf.md keeps the
  * figures measured as the module grew.  Long radius paths across dense
  * maps cost far more (the corners in sight grow with the way): corner to
