@@ -1372,6 +1372,47 @@ static void test_hud_edit_pending(void **state)
     }
 }
 
+/* A slider moved while the trip is under way (a paused window) re-plans
+ * it at the next step: the HUD says so at once, as for an edit, with
+ * either planner.  The classic planner's line kept the old plan's tiles,
+ * frames and states (made for the jump height it left) until the window
+ * stepped, while the graph planner's said "re-planning (physics changed)". */
+static void test_hud_slider_pending(void **state)
+{
+    (void)state;
+    const struct {
+        const char *name;
+        double value;
+        const char *why;
+    } moves[] = {{"jump_height", 6.0, "physics changed"}, {"char_height", 1.0, "size changed"}};
+    for (int planner = 0; planner <= 1; planner++)
+        for (int k = 0; k < 2; k++) {
+            tn_world *w = world("maps/demo.map");
+            assert_true(tn_succeeded(tn_world_set(w, "planner", planner, NULL)));
+            for (int f = 0; f < 30; f++) tn_world_step(w);
+            assert_true(tn_succeeded(tn_world_goto(w, 60, 8, NULL)));
+            const tn_bot *bot = tn_wbots_character_bot(w);
+            int f = 0;
+            do tn_world_step(w), f++;
+            while (f < 200 && !tn_world_character(w)->on_ground);
+            assert_true(tn_world_character(w)->on_ground && tn_bot_active(bot));
+            char hud[512], want[64];
+            tn_world_hud(w, hud, sizeof hud);
+            if (strstr(hud, "re-planning")) fail_msg("HUD: %s", hud);
+            assert_true(tn_succeeded(tn_world_set(w, moves[k].name, moves[k].value, NULL)));
+            tn_world_hud(w, hud, sizeof hud);
+            snprintf(want, sizeof want, "re-planning (%s) at the next step", moves[k].why);
+            if (!strstr(hud, want) || strstr(hud, "found: ") || strstr(hud, " states"))
+                fail_msg("planner %d, %s: HUD: %s", planner, moves[k].name, hud);
+            tn_world_step(w);
+            tn_world_hud(w, hud, sizeof hud);
+            snprintf(want, sizeof want, "| re-plan 1 (%s)", moves[k].why);
+            if (strstr(hud, "re-planning") || !strstr(hud, want))
+                fail_msg("planner %d, %s: after a step: HUD: %s", planner, moves[k].name, hud);
+            tn_world_destroy(w);
+        }
+}
+
 /* A bot at rest keeps its last plan; a slider moved since (nothing
  * re-plans a bot at rest) makes that plan another value's: the HUD says so
  * rather than showing its frames, legs and nodes as the new value's (the
@@ -4445,6 +4486,7 @@ int main(void)
         cmocka_unit_test(test_landed_plan_names_the_click),
         cmocka_unit_test(test_classic_replan_drops_the_clicks_graph_answer),
         cmocka_unit_test(test_hud_edit_pending),
+        cmocka_unit_test(test_hud_slider_pending),
         cmocka_unit_test(test_graph_bot_stops_on_the_tile),
         cmocka_unit_test(test_slider_drag_builds_at_the_step),
         cmocka_unit_test(test_classic_limit_is_not_out_of_reach),

@@ -2516,6 +2516,13 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
     const bool edited = i.active && !i.pending_reason[0] && s->sn_seen == i.plans &&
                         s->plan_rev != w->map->revision;
     if (edited) i.pending_reason = "map edited";
+    /* so for a slider moved under a classic trip (the graph bot's plan is
+     * dropped at once, tn_wbots_physics; the classic bot sees the new
+     * value at its next step): not the old value's tiles, frames, states */
+    const bool resized = s->plan_bw != w->character.w || s->plan_bh != w->character.h;
+    if (i.active && !i.pending_reason[0] && s->sn_seen == i.plans &&
+        (resized || s->plan_jump != w->phys.jump_height))
+        i.pending_reason = resized ? "size changed" : "physics changed";
     char extra[256] = "";
     const int waits = waiting_count(s);
     const int slicing = planning_bot(s);
