@@ -1187,6 +1187,54 @@ static void test_bar_unplayed_search(void **state)
     rig_close(&k);
 }
 
+/* A search larger than the replay's buffer keeps its first events (a
+ * classic search stopped by the 65,536-state limit on a 256x256 map made
+ * 133,933, the buffer holds 131,072): the bar counted the kept ones only
+ * ("131072/131072" at the end, as if the replay had shown all of it, the
+ * HUD beside it saying 65536 states) and nothing said the end was cut.
+ * The bar counts the search's events, and E says how many are kept.  A
+ * buffer of 100 events stands for the real one here. */
+static void test_bar_search_cut(void **state)
+{
+    (void)state;
+    gfx_rig k;
+    rig_open(&k);
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    tn_world_set(w, "planner", 0, NULL); /* classic: pushes and expansions */
+    tn_view v;
+    tn_view_init(&v, w, 0);
+    static tn_playback p;
+    assert_int_equal(tn_playback_init(&p), 0);
+    tn_trace_init(&p.trace, p.buf, 100);
+    v.pb = &p;
+    v.overlays = TN_OVERLAY_EXPLORED;
+    for (int f = 0; f < 30; f++) tn_world_step(w);
+    assert_true(tn_succeeded(tn_world_goto(w, 47, 20, NULL)));
+    tn_world_step(w);
+    tn_path *finder = NULL;
+    tn_playback_watch(&p, &finder, w, v.overlays);
+    assert_int_equal(p.trace.count, 100);
+    assert_true(p.trace.dropped > 0);
+    const long total = 100 + p.trace.dropped;
+    p.shown = 100; /* played to the end of what is kept */
+    tn_bar_labels lb;
+    tn_ui_bar_labels(&k.g, &v, &lb);
+    char want[80];
+    snprintf(want, sizeof want, "100/%ld", total);
+    printf("  the bar at the end of the kept events: \"%s\"\n", lb.prog);
+    assert_string_equal(lb.prog, want);
+    assert_true(tn_playback_control(&p, w, &v.overlays, TN_PB_REPLAY));
+    const char *msg = tn_world_message_text(w);
+    printf("  E: %s\n", msg);
+    snprintf(want, sizeof want, "the first 100 of the search's %ld events", total);
+    if (!strstr(msg, want)) fail_msg("E said: %s", msg);
+    tn_path_destroy(finder);
+    tn_trace_init(&p.trace, p.buf, TN_PLAYBACK_EVENTS);
+    tn_playback_free(&p);
+    tn_world_destroy(w);
+    rig_close(&k);
+}
+
 /* The navmesh overlay at the smallest zoom on a large map: its clearance
  * circles (one at each convex corner, 0.6 px across at 1/8x) were rings
  * of 10 quads, 60 vertices each, every one a blended triangle fill in
@@ -2015,6 +2063,7 @@ int main(void)
         cmocka_unit_test(test_dest_over_enemy),
         cmocka_unit_test(test_bar_labels_apart),
         cmocka_unit_test(test_bar_unplayed_search),
+        cmocka_unit_test(test_bar_search_cut),
         cmocka_unit_test(test_legend_has_start_tile),
         cmocka_unit_test(test_panel_footer_fits),
         cmocka_unit_test(test_tooltip_off_inspect_card),

@@ -944,11 +944,33 @@ bool tn_playback_control(tn_playback *p, tn_world *w, unsigned *overlays, int wh
         break;
     default: tn_playback_start(p); break;
     }
+    /* a search larger than the buffer: its end is not there to be seen
+     * (a classic search stopped by the limit on 256x256 made 133,933
+     * events, and the replay ended at 131,072 as if that were all) */
+    char cut[128] = "";
+    if (what == TN_PB_REPLAY && p->trace.dropped > 0)
+        snprintf(cut, sizeof cut,
+                 "replay: the first %d of the search's %ld events (the last %ld are not kept)",
+                 p->trace.count, (long)p->trace.count + p->trace.dropped, p->trace.dropped);
     if (!(*overlays & TN_OVERLAY_EXPLORED)) {
         *overlays |= TN_OVERLAY_EXPLORED;
-        tn_world_message(w, "overlay explored: on (the replay draws on it; X hides both)");
+        tn_world_message(w, "overlay explored: on (the replay draws on it; X hides both)%s%s",
+                         cut[0] ? " | " : "", cut);
+    } else if (cut[0]) {
+        tn_world_message(w, "%s", cut);
     }
     return true;
+}
+
+/* " (N events: pushes and expansions)", the search's N: with the first
+ * kept said when it made more than the buffer holds. */
+static void events_said(const tn_playback *p, char *ev, size_t cap)
+{
+    if (p->trace.dropped > 0)
+        snprintf(ev, cap, " (%ld events: pushes and expansions; the first %d kept)",
+                 (long)p->trace.count + p->trace.dropped, p->trace.count);
+    else
+        snprintf(ev, cap, " (%d events: pushes and expansions)", p->trace.count);
 }
 
 /* The navpath tool's search recorded again (after a rebuild or a re-plan):
@@ -1005,9 +1027,9 @@ static int follow_navmesh(tn_playback *p, tn_world *w, unsigned overlays)
     p->active = on_screen && n > 0;
     p->paused = on_screen && held;
     p->shown = 0;
-    char ev[64] = "";
-    if (on_screen && p->trace.count != p->expanded)
-        snprintf(ev, sizeof ev, " (%d events: pushes and expansions)", p->trace.count);
+    char ev[96] = "";
+    if (on_screen && p->trace.count + p->trace.dropped != p->expanded)
+        events_said(p, ev, sizeof ev);
     if (on_screen) {
         /* after what the re-plan said of the path (an end the new radius
          * moved off a wall), not instead of it */
@@ -1051,9 +1073,9 @@ int tn_playback_watch(tn_playback *p, struct tn_path **finder, tn_world *w, unsi
     p->paused = on_screen && held;
     /* the bar counts events: the classic search's pushes too (a reviewer
      * saw "771 states" beside "0/1723") */
-    char ev[64] = "";
-    if (on_screen && n > 0 && p->trace.count != p->expanded)
-        snprintf(ev, sizeof ev, " (%d events: pushes and expansions)", p->trace.count);
+    char ev[96] = "";
+    if (on_screen && n > 0 && p->trace.count + p->trace.dropped != p->expanded)
+        events_said(p, ev, sizeof ev);
     if (on_screen && n > 0)
         tn_world_message(w, "replay: now re-plan %d (%s): %d %s%s%s%s", i.replans, i.plan_reason,
                          p->expanded, i.planner ? "node" : "state", PLURAL(p->expanded), ev,

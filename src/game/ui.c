@@ -1181,8 +1181,11 @@ void tn_ui_bar_labels(const tn_gfx *g, const tn_view *v, tn_bar_labels *out)
     /* a search recorded but not replayed (X was off when it was made, or
      * the replay was dropped for a newer one): it waits for E; it never
      * played, so not "done" */
+    /* a search larger than the buffer keeps its first events: the count
+     * is the search's, so the replay is seen to stop short of its end */
+    const long total = have ? (long)pb->trace.count + pb->trace.dropped : 0;
     if (have && pb->active)
-        snprintf(out->prog, sizeof out->prog, "%d/%d", (int)pb->shown, pb->trace.count);
+        snprintf(out->prog, sizeof out->prog, "%d/%ld", (int)pb->shown, total);
     else
         snprintf(out->prog, sizeof out->prog, "%s",
                  have             ? "ready (E)"
@@ -1200,7 +1203,7 @@ void tn_ui_bar_labels(const tn_gfx *g, const tn_view *v, tn_bar_labels *out)
     out->prog2[0] = '\0';
     if (x + w > right && have && pb->active) { /* a huge search: its share */
         snprintf(out->prog, sizeof out->prog, "%d%%",
-                 (int)((double)pb->shown * 100.0 / (double)pb->trace.count));
+                 (int)((double)pb->shown * 100.0 / (double)total));
         w = tn_gfx_text_width(g, TN_FONT_SMALL, out->prog);
     }
     int lh = tn_gfx_line_height(g, TN_FONT_SMALL);
