@@ -972,6 +972,10 @@ static void key_down(app *a, const SDL_KeyboardEvent *k)
         return;
     }
     if (k->repeat) return;
+    /* over the help only F1 (closes it) and F12 (a picture of it) act: the
+     * game waits, as the help says; P, G, Ctrl+Z, Ctrl+R... changed it out
+     * of sight (a click there only closes the help, as Esc does) */
+    if (a->view.show_help && sym != SDLK_F1 && sym != SDLK_F12) return;
     if (key_extra(a, sym, ctrl, shift)) return;
     if (ctrl) {
         if (sym == SDLK_s) {

@@ -1,0 +1,46 @@
+#!/bin/sh
+# The help (F1) in the real window under Xvfb: "F1, Esc or a click closes
+# this help (the game waits)", and a click on the map behind it only
+# closes it (window_keys.sh).  The keys did not wait: P, G and ']' pressed
+# over the help switched the path overlay, the planner and the speed
+# behind it, and Ctrl+Z undid an edit, all out of sight.  Now:
+#   right-click a tile (a block: an unsaved edit), F1
+#   P, G, ']', Ctrl+Z, Ctrl+R while the help shows     -> nothing happens
+#   F1 (closes it), X                                  -> the explored overlay
+#   Esc                                                -> the edit goes to
+#       MAP.autosave (not undone, not reset); the settings written on
+#       exit hold the explored overlay only, the graph planner, speed 1x
+# Every step is a key event, handled in order: nothing is timed but the
+# game's exit, which is waited for.
+# Usage: tests/e2e/window_help_keys.sh BUILD_DIR (from the repo root).
+set -u
+BUILD=${1:-build}
+. tests/e2e/lib/window.sh
+window_begin window_help_keys "$BUILD"
+
+MAP=$tmp/room.map
+cp tests/data/render_window.map "$MAP"
+(cd "$tmp" && SDL_RENDER_DRIVER=software LSAN_OPTIONS="$GAME_ENV_LSAN" \
+    exec "$GAME" --map "$MAP" --assets "$ROOT/assets" >"$tmp/game.out" 2>"$tmp/game.err") &
+GPID=$!
+wait_window
+
+click_tile 20 5 3 # a block: an unsaved edit
+xdotool mousemove --window "$WID" 1150 40
+xdotool key F1
+xdotool key p g bracketright ctrl+z ctrl+r
+xdotool key F1
+xdotool key x
+quit_game
+
+S=$tmp/config/tilenav/settings
+[ -f "$S" ] || fail "no settings written"
+ov=$(sed -n 's/^overlays //p' "$S")
+[ "$ov" = 2 ] || fail "overlays $ov, not 2 (explored only: P over the help switched the path overlay)"
+grep -q '^planner 1$' "$S" || fail "G over the help switched the planner: $(grep '^planner' "$S")"
+grep -q '^speed 3$' "$S" || fail "']' over the help changed the speed: $(grep '^speed' "$S")"
+[ -f "$MAP.autosave" ] || fail "no MAP.autosave: Ctrl+Z or Ctrl+R over the help dropped the edit"
+sed -n '/^tiles/,$p' "$MAP.autosave" | sed -n 7p | cut -c21 | grep -q '#' ||
+    fail "the autosave lacks the block at (20,5): $(sed -n '/^tiles/,$p' "$MAP.autosave" | sed -n 7p)"
+echo "$NAME: ok (P, G, ']', Ctrl+Z and Ctrl+R over the help did nothing; X after it did)"
+exit 0
