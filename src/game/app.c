@@ -1473,18 +1473,21 @@ static void ui_resize(app *a)
         if (fitted)
             camera_fit(a,
                        a->view.zoom != tn_zoom_fit_all_in(tn_world_map(a->w), tn_view_h(&a->view)));
-        /* the pointer's logical place moved with the size: a motion where
-         * it rests, so hover and the footer's help are of what is under it
-         * now (a review saw a slider's help stay after a resize) */
-        int mx, my;
-        if (SDL_GetMouseFocus() == a->win) {
-            SDL_GetMouseState(&mx, &my);
-            SDL_Event m = {0};
-            m.type = SDL_MOUSEMOTION;
-            m.motion.windowID = SDL_GetWindowID(a->win);
-            m.motion.x = mx, m.motion.y = my;
-            SDL_PushEvent(&m);
-        }
+    }
+    /* the pointer's logical place moved with the size: a motion where it
+     * rests, so hover and the footer's help are of what is under it now (a
+     * review saw a slider's help stay after a resize).  Also when the
+     * frame keeps its size: scaled or letterboxed anew (1280x800 to
+     * 1280x720), the hover, the readout and the wheel's zoom centre stayed
+     * 40 px off until the mouse moved */
+    int mx, my;
+    if (SDL_GetMouseFocus() == a->win) {
+        SDL_GetMouseState(&mx, &my);
+        SDL_Event m = {0};
+        m.type = SDL_MOUSEMOTION;
+        m.motion.windowID = SDL_GetWindowID(a->win);
+        m.motion.x = mx, m.motion.y = my;
+        SDL_PushEvent(&m);
     }
 }
 
