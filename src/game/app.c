@@ -687,6 +687,7 @@ static void toggle_hud(app *a)
 static void camera_keys(app *a, double dt)
 {
     const Uint8 *k = SDL_GetKeyboardState(NULL);
+    if (a->view.show_help) return; /* keys wait while the help shows (key_down) */
     if (SDL_GetModState() & (KMOD_CTRL | KMOD_ALT | KMOD_GUI)) return;
     int dx = (k[SDL_SCANCODE_L] ? 1 : 0) - (k[SDL_SCANCODE_J] ? 1 : 0);
     int dy = (k[SDL_SCANCODE_K] ? 1 : 0) - (k[SDL_SCANCODE_I] ? 1 : 0);

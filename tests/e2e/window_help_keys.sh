@@ -3,15 +3,17 @@
 # this help (the game waits)", and a click on the map behind it only
 # closes it (window_keys.sh).  The keys did not wait: P, G and ']' pressed
 # over the help switched the path overlay, the planner and the speed
-# behind it, and Ctrl+Z undid an edit, all out of sight.  Now:
-#   right-click a tile (a block: an unsaved edit), F1
-#   P, G, ']', Ctrl+Z, Ctrl+R while the help shows     -> nothing happens
-#   F1 (closes it), X                                  -> the explored overlay
-#   Esc                                                -> the edit goes to
+# behind it, held L panned the camera and Ctrl+Z undid an edit, all out
+# of sight.  Now:
+#   T, right-click a tile (a block: an unsaved edit), wheel up, F12, F1
+#   L held, P, G, ']', Ctrl+Z, Ctrl+R while the help shows  -> nothing happens
+#   F1 (closes it), F12: the map view as before (not panned, the block there)
+#   X                                                   -> the explored overlay
+#   Esc                                                 -> the edit goes to
 #       MAP.autosave (not undone, not reset); the settings written on
 #       exit hold the explored overlay only, the graph planner, speed 1x
-# Every step is a key event, handled in order: nothing is timed but the
-# game's exit, which is waited for.
+# Every step is an input event, handled in order: the waits are for F12's
+# screenshot files and the game's exit, nothing is timed.
 # Usage: tests/e2e/window_help_keys.sh BUILD_DIR (from the repo root).
 set -u
 BUILD=${1:-build}
@@ -25,11 +27,23 @@ cp tests/data/render_window.map "$MAP"
 GPID=$!
 wait_window
 
+view_rows() { tail -c +$((54 + 24 * 3840 + 1)) "$1" | head -c $((576 * 3840)); }
+sig() { view_rows "$1" | cksum | cut -d' ' -f1; }
+xdotool key t     # paused: the view holds still between the shots
 click_tile 20 5 3 # a block: an unsaved edit
+xdotool click 4   # 2x toward it: room to pan
 xdotool mousemove --window "$WID" 1150 40
+shot
+before=$(sig "$SHOT")
 xdotool key F1
+xdotool keydown l # held I J K L pan the camera, frame by frame
+shot              # (frames pass while the help shows)
+xdotool keyup l
 xdotool key p g bracketright ctrl+z ctrl+r
 xdotool key F1
+shot
+[ "$(sig "$SHOT")" = "$before" ] ||
+    fail "the map view changed behind the help (held L panned it, or a key undid or reset the edit)"
 xdotool key x
 quit_game
 
@@ -42,5 +56,5 @@ grep -q '^speed 3$' "$S" || fail "']' over the help changed the speed: $(grep '^
 [ -f "$MAP.autosave" ] || fail "no MAP.autosave: Ctrl+Z or Ctrl+R over the help dropped the edit"
 sed -n '/^tiles/,$p' "$MAP.autosave" | sed -n 7p | cut -c21 | grep -q '#' ||
     fail "the autosave lacks the block at (20,5): $(sed -n '/^tiles/,$p' "$MAP.autosave" | sed -n 7p)"
-echo "$NAME: ok (P, G, ']', Ctrl+Z and Ctrl+R over the help did nothing; X after it did)"
+echo "$NAME: ok (held L, P, G, ']', Ctrl+Z and Ctrl+R over the help did nothing; X after it did)"
 exit 0
