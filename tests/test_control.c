@@ -1783,9 +1783,12 @@ static void test_playback_control(void **state)
     /* hidden, it waits (it used to play on unseen and be over when X came
      * back); shown, the frames advance it */
     double held = p.shown;
-    tn_playback_frame(&p, 10.0, ov);
+    tn_playback_frame(&p, 10.0, ov, false);
     assert_true(p.shown == held);
-    tn_playback_frame(&p, 0.01, ov | TN_OVERLAY_EXPLORED);
+    /* shown but under the F1 help, it waits too (it played on behind it) */
+    tn_playback_frame(&p, 10.0, ov | TN_OVERLAY_EXPLORED, true);
+    assert_true(p.shown == held);
+    tn_playback_frame(&p, 0.01, ov | TN_OVERLAY_EXPLORED, false);
     assert_true(p.shown > held);
     /* Q with X off: one expansion further, held, X on */
     tn_world_message(w, "-");

@@ -1289,7 +1289,7 @@ static void frame_extra(app *a, double dt)
     if (a->view.picker_count > 0) tn_ui_picker_scroll(&a->view); /* after a resize */
     unpin_removed(a);
     watch_goto(a);
-    tn_playback_frame(&a->pb, dt, a->view.overlays);
+    tn_playback_frame(&a->pb, dt, a->view.overlays, a->view.show_help); /* the help waits */
     camera_keys(a, dt > 0.1 ? 0.1 : dt);
     update_flow8(a);
 }

@@ -784,9 +784,9 @@ void tn_playback_advance(tn_playback *p, double dt)
     if (p->shown > p->trace.count) p->shown = p->trace.count;
 }
 
-void tn_playback_frame(tn_playback *p, double dt, unsigned overlays)
+void tn_playback_frame(tn_playback *p, double dt, unsigned overlays, bool covered)
 {
-    if (tn_playback_visible(p, overlays)) tn_playback_advance(p, dt);
+    if (!covered && tn_playback_visible(p, overlays)) tn_playback_advance(p, dt);
 }
 
 int tn_playback_set_speed(tn_playback *p, tn_world *w, int speed)

@@ -288,9 +288,10 @@ double tn_playback_rate(const tn_playback *p);
  * tn_playback_rate. */
 void tn_playback_advance(tn_playback *p, double dt);
 /* One frame of the window's loop: advance by dt only while the replay is
- * drawn (tn_playback_visible with these overlays), so a replay that X hides
+ * drawn (tn_playback_visible with these overlays) and not covered (the F1
+ * help over the map: covered true), so a replay that X or the help hides
  * waits and shows again where it was. */
-void tn_playback_frame(tn_playback *p, double dt, unsigned overlays);
+void tn_playback_frame(tn_playback *p, double dt, unsigned overlays, bool covered);
 /* One step while paused: the next closed node (and the opens it made). */
 void tn_playback_step(tn_playback *p);
 /* The replay speed (- / = and the bar's slider) set to index `speed`, kept
