@@ -11,7 +11,8 @@
  *
  * Prints the arrival rate, the median frames per arrival, a table of
  * failures per jump height and size, and every failure; each failure is
- * written to --out DIR (default /tmp/tilenav-arrival) as fail_L_K.map (the
+ * written to --out DIR (default $TMPDIR/tilenav-arrival-UID, /tmp when
+ * TMPDIR is unset or empty, UID the user's id) as fail_L_K.map (the
  * level, P = the start) and fail_L_K.script (sizes, jump height, goto), to
  * be replayed with
  *   build/tilenav --headless --map DIR/fail_L_K.map --frames N --script DIR/fail_L_K.script
@@ -255,7 +256,14 @@ int bench_arrival(int argc, char **argv)
 {
     int levels = 500, goals = 10, W = 48, H = 28;
     unsigned long long seed = 1;
-    const char *out = "/tmp/tilenav-arrival";
+    /* the default is the user's own name: one folder for every user
+     * (/tmp/tilenav-arrival) was refused, as another's, to all but the
+     * first user to run (root before a CI user: make bench failed) */
+    char def_out[512];
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || !*tmp || strlen(tmp) > sizeof def_out - 40) tmp = "/tmp";
+    snprintf(def_out, sizeof def_out, "%s/tilenav-arrival-%ld", tmp, (long)geteuid());
+    const char *out = def_out;
     bool quiet = false, graph = false, air = false;
     double push = 0.0;
     for (int i = 1; i < argc; i++) {
