@@ -629,11 +629,60 @@ static void test_spacing_kept_after_catch_up(void **state)
     tn_map_destroy(m);
 }
 
+/* The same with speeds drawn from a range: a fast spawn behind a slow
+ * enemy.  The catch-up was cut by the enemy ahead's speed only (where it
+ * had been), so the spawn, flying faster, landed inside the spacing:
+ * every enemy made in a step is at least the spacing from every other
+ * one at the step's end. */
+static void test_spacing_kept_fast_behind_slow(void **state)
+{
+    (void)state;
+    tn_map *m = tu_map_text("tilenav-map 1\nsize 40 1\ntiles\n"
+                            "S......................................D\n");
+    tn_flow *f = flow_for(m);
+    const float dts[] = {1.0f / 60.0f, 0.1f, 0.25f};
+    for (int k = 0; k < 3; k++) {
+        tn_enemies_config c = tn_enemies_default_config();
+        c.capacity = 64;
+        c.spawn_rate = 50.0f;
+        c.spacing = 1.0f;
+        c.speed_min = 2.0f;
+        c.speed_max = 8.0f;
+        c.offset_min = c.offset_max = 0.0f;
+        tn_enemies *p = NULL;
+        assert_true(tn_succeeded(tn_enemies_create(&c, NULL, &p, NULL)));
+        int32_t sp = 0;
+        tn_rng r;
+        tn_rng_seed(&r, 3, 3);
+        float least = INFINITY;
+        long made = 0;
+        for (int i = 0; i < (int)(8.0f / dts[k]); i++) {
+            const long before = p->spawned;
+            assert_int_equal(tn_enemies_step(p, f, &sp, 1, &r, dts[k], NULL), TN_OK);
+            made += p->spawned - before;
+            for (int a = 0; a < p->count; a++) {
+                if (p->e[a].id <= (uint32_t)before) continue; /* made in an earlier step */
+                for (int b = 0; b < p->count; b++)
+                    if (b != a)
+                        least = fminf(least, hypotf(p->e[a].x - p->e[b].x, p->e[a].y - p->e[b].y));
+            }
+        }
+        print_message("dt %g: %ld spawned, least gap of a new one %g tiles\n", (double)dts[k], made,
+                      (double)least);
+        assert_true(made > 20);
+        assert_true(least >= c.spacing - 1e-4f);
+        tn_enemies_destroy(p);
+    }
+    tn_flow_destroy(f);
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_constant_speed_through_turns),
         cmocka_unit_test(test_spacing_kept_after_catch_up),
+        cmocka_unit_test(test_spacing_kept_fast_behind_slow),
         cmocka_unit_test(test_turn_around),
         cmocka_unit_test(test_inside_tiles_random),
         cmocka_unit_test(test_spawner_accumulator_and_pool),

@@ -362,16 +362,22 @@ static bool crowded(const tn_enemies *s, float x, float y, float d)
 }
 
 /* The catch-up of a spawn at (x, y) (the newest enemy, e[count - 1]) cut
- * to the time there has been room: an enemy at distance d now, flying at
- * most its speed, was at least d - speed * ago away `ago` seconds before,
- * so with ago <= (d - spacing) / speed none was closer than the spacing
- * at the spawn moment (crowded() found none closer now). */
+ * to the time there has been room: an enemy at distance dist now, flying
+ * at most its speed, was at least dist - speed * ago away `ago` seconds
+ * before, so with ago <= (dist - d) / speed none was closer than the
+ * spacing d at the spawn moment (crowded() found none closer now); and
+ * the spawn, flying at most its own speed, ends at least dist - its
+ * speed * ago from each: the larger of the two speeds bounds both (with
+ * the other's alone a fast spawn behind a slow enemy landed inside the
+ * spacing). */
 static float room_since(const tn_enemies *s, float x, float y, float d, float ago)
 {
+    const float own = s->e[s->count - 1].speed;
     for (int i = 0; i + 1 < s->count && ago > 0.0f; i++) {
         const tn_enemy *o = &s->e[i];
         float dx = o->x - x, dy = o->y - y, dist = sqrtf(dx * dx + dy * dy);
-        if (dist - o->speed * ago < d) ago = tn_maxf(0.0f, (dist - d) / o->speed);
+        float v = tn_maxf(o->speed, own);
+        if (dist - v * ago < d) ago = tn_maxf(0.0f, (dist - d) / v);
     }
     return ago;
 }

@@ -13,9 +13,10 @@
  * its exact spawn moment inside the step, so spacing is even whatever dt is
  * (with cfg.spacing on, by at most the time since there was room: no enemy
  * flying at its speed was closer than the spacing to the spawn tile's
- * centre at that moment, so a spawn never lands closer than the spacing
- * behind the enemy ahead; at 10 steps a second it landed up to a step's
- * travel closer).
+ * centre at that moment, and none is closer than the spacing to where the
+ * spawn, flying at its own speed, lands, so a spawn never lands closer
+ * than the spacing behind the enemy ahead, a slower one too; at 10 steps
+ * a second it landed up to a step's travel closer).
  * Each enemy draws scale, speed and lane offset uniformly from the
  * configured ranges.  The pool has a fixed capacity: when it is full the
  * spawn is skipped and counted.
