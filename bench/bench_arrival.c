@@ -199,15 +199,25 @@ static int write_failure(int dir, int level, int k, tn_map *m, int sx, int sy, i
  * failures into the planter's choice of directory), a directory someone
  * else owns (its owner could read, replace or link the files under the
  * user's nose).  A link of the user's own to a directory of the user's own
- * is followed. */
+ * is followed.  The checks go by the name without its trailing slashes:
+ * lstat of "link/" followed the link, so a planted one named with a slash
+ * passed for a directory of the user's own. */
 static int open_out_dir(const char *out)
 {
-    if (mkdir(out, 0777) != 0 && errno != EEXIST) {
+    char name[4096];
+    size_t len = strlen(out);
+    if (len >= sizeof name) {
+        tn_print_shown(stderr, "arrival: --out %s: %s\n", out, strerror(ENAMETOOLONG));
+        return -1;
+    }
+    memcpy(name, out, len + 1);
+    while (len > 1 && name[len - 1] == '/') name[--len] = '\0';
+    if (mkdir(name, 0777) != 0 && errno != EEXIST) {
         tn_print_shown(stderr, "arrival: cannot create %s: %s\n", out, strerror(errno));
         return -1;
     }
     struct stat st; /* EEXIST: a file of that name (a map) is no folder */
-    if (lstat(out, &st) != 0) {
+    if (lstat(name, &st) != 0) {
         tn_print_shown(stderr, "arrival: --out %s: %s\n", out, strerror(errno));
         return -1;
     }
@@ -220,7 +230,7 @@ static int open_out_dir(const char *out)
                        out, (long)st.st_uid);
         return -1;
     }
-    int fd = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (link ? 0 : O_NOFOLLOW));
+    int fd = open(name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (link ? 0 : O_NOFOLLOW));
     if (fd < 0) {
         int e = errno;
         if (e == ENOTDIR)

@@ -220,6 +220,9 @@ if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1; then # another owner needs
     if chown nobody "$T/theirs" 2>/dev/null && chown -h nobody "$T/planted" 2>/dev/null; then
         expect 1 "^arrival: --out $T/planted: is a symbolic link owned by someone else \(uid [0-9]+\): not followed \(name a directory of your own\)$" \
             $B arrival --levels 5 --goals 10 --push 60 --planner graph --out "$T/planted"
+        # named with a trailing slash, which lstat follows: refused too
+        expect 1 "^arrival: --out $T/planted/: is a symbolic link owned by someone else" \
+            $B arrival --levels 5 --goals 10 --push 60 --planner graph --out "$T/planted/"
         [ -z "$(ls "$T/lured")" ] || bad "arrival wrote failures through a planted --out link"
         expect 1 "^arrival: --out $T/theirs: is a directory owned by someone else \(uid [0-9]+\)" \
             $B arrival --levels 5 --goals 10 --push 60 --planner graph --out "$T/theirs"
