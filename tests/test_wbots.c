@@ -4318,10 +4318,6 @@ static void test_sliced_bots_fit_after_edit(void **state)
     tn_world_destroy(w);
 }
 
-/* Bots of another size than the character standing idle keep their graph
- * up with each edit while repairs are fast, as the character's is: it was
- * repaired only when used, so the bench's "two sizes" row on a 128x128
- * level waited 120 s for it. */
 /* A click in the air means the ground below, for both planners alike (the
  * goal rule is tn_bot_check_goal's, the world's click_row for a one-way
  * tile): the same goal over the floor, above a one-way platform and on it,
@@ -4398,6 +4394,10 @@ static void test_air_click_same_goal(void **state)
     }
 }
 
+/* Bots of another size than the character standing idle keep their graph
+ * up with each edit while repairs are fast, as the character's is: it was
+ * repaired only when used, so the bench's "two sizes" row on a 128x128
+ * level waited 120 s for it. */
 static void test_idle_bots_graph_follows_edits(void **state)
 {
     (void)state;
