@@ -507,6 +507,16 @@ static void show_help(app *a, bool on)
     if (on == a->view.show_help) return;
     a->view.show_help = on;
     if (on) {
+        /* a drag under way ends: the pointer moved on over the help and
+         * painted tiles, dragged a slider or the bar's speed, or panned
+         * behind it, out of sight (as held I J K L did, camera_keys) */
+        a->paint_button = 0;
+        a->drag_mode = 0;
+        a->view.drag_bar = -1;
+        if (a->view.drag_slider >= 0) {
+            a->view.drag_slider = -1;
+            tn_world_hold_graph_builds(a->w, false); /* the value it stopped at is built */
+        }
         a->help_paused = !a->view.paused;
         a->view.paused = true;
     } else if (a->help_paused) {

@@ -5,8 +5,10 @@
 # over the help switched the path overlay, the planner and the speed
 # behind it, held L panned the camera and Ctrl+Z undid an edit, all out
 # of sight.  Now:
-#   T, right-click a tile (a block: an unsaved edit), wheel up, F12, F1
-#   L held, P, G, ']', Ctrl+Z, Ctrl+R while the help shows  -> nothing happens
+#   T, right-click a tile (a block: an unsaved edit), wheel up
+#   right-button down on (21,5) (a stroke: a block), F12, F1
+#   the pointer dragged to (24,5), released; L held, P, G, ']', Ctrl+Z,
+#   Ctrl+R while the help shows  -> nothing happens (F1 ended the stroke)
 #   F1 (closes it), F12: the map view as before (not panned, the block there)
 #   X                                                   -> the explored overlay
 #   Esc                                                 -> the edit goes to
@@ -33,9 +35,16 @@ xdotool key t     # paused: the view holds still between the shots
 click_tile 20 5 3 # a block: an unsaved edit
 xdotool click 4   # 2x toward it: room to pan
 xdotool mousemove --window "$WID" 1150 40
+# (20,5) stayed under the pointer: 32 px tiles (2x) from there.  A right-button
+# stroke begun before F1 (a block at (21,5)) and dragged over the help to
+# (24,5) ends at F1: it painted (22..24,5) behind the help
+xdotool mousemove --window "$WID" $(($(px 20) + 32)) "$(py 5)"
+xdotool mousedown 3
 shot
 before=$(sig "$SHOT")
 xdotool key F1
+xdotool mousemove --window "$WID" $(($(px 20) + 4 * 32)) "$(py 5)"
+xdotool mouseup 3
 xdotool keydown l # held I J K L pan the camera, frame by frame
 shot              # (frames pass while the help shows)
 xdotool keyup l
@@ -43,7 +52,7 @@ xdotool key p g bracketright ctrl+z ctrl+r
 xdotool key F1
 shot
 [ "$(sig "$SHOT")" = "$before" ] ||
-    fail "the map view changed behind the help (held L panned it, or a key undid or reset the edit)"
+    fail "the map view changed behind the help (held L panned it, a drag painted, or a key undid or reset the edit)"
 xdotool key x
 quit_game
 
@@ -54,7 +63,9 @@ ov=$(sed -n 's/^overlays //p' "$S")
 grep -q '^planner 1$' "$S" || fail "G over the help switched the planner: $(grep '^planner' "$S")"
 grep -q '^speed 3$' "$S" || fail "']' over the help changed the speed: $(grep '^speed' "$S")"
 [ -f "$MAP.autosave" ] || fail "no MAP.autosave: Ctrl+Z or Ctrl+R over the help dropped the edit"
-sed -n '/^tiles/,$p' "$MAP.autosave" | sed -n 7p | cut -c21 | grep -q '#' ||
-    fail "the autosave lacks the block at (20,5): $(sed -n '/^tiles/,$p' "$MAP.autosave" | sed -n 7p)"
-echo "$NAME: ok (held L, P, G, ']', Ctrl+Z and Ctrl+R over the help did nothing; X after it did)"
+row5=$(sed -n '/^tiles/,$p' "$MAP.autosave" | sed -n 7p)
+[ "$(echo "$row5" | cut -c21-22)" = "##" ] || fail "the autosave lacks the blocks at (20,5) and (21,5): $row5"
+[ "$(echo "$row5" | cut -c23-25)" = "..." ] ||
+    fail "the stroke dragged over the help painted (22..24,5) behind it: $row5"
+echo "$NAME: ok (a drag, held L, P, G, ']', Ctrl+Z and Ctrl+R over the help did nothing; X after it did)"
 exit 0
