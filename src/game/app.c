@@ -1490,13 +1490,16 @@ static void ui_resize(app *a)
      * review saw a slider's help stay after a resize).  Also when the
      * frame keeps its size: scaled or letterboxed anew (1280x800 to
      * 1280x720), the hover, the readout and the wheel's zoom centre stayed
-     * 40 px off until the mouse moved */
+     * 40 px off until the mouse moved.  With the buttons held: a motion
+     * saying none is held ended a slider's drag (tn_ui_panel_mouse takes
+     * it for a release it did not see) */
     int mx, my;
     if (SDL_GetMouseFocus() == a->win) {
-        SDL_GetMouseState(&mx, &my);
+        const Uint32 buttons = SDL_GetMouseState(&mx, &my);
         SDL_Event m = {0};
         m.type = SDL_MOUSEMOTION;
         m.motion.windowID = SDL_GetWindowID(a->win);
+        m.motion.state = buttons;
         m.motion.x = mx, m.motion.y = my;
         SDL_PushEvent(&m);
     }

@@ -58,6 +58,22 @@ B=$SHOT
 sb=$(sig "$B")
 [ -n "${TILENAV_SHOTS:-}" ] && cp "$A" "$TILENAV_SHOTS/$NAME-a.bmp" && cp "$B" "$TILENAV_SHOTS/$NAME-b.bmp"
 [ "$sa" = "$sb" ] || fail "the wheel after the resize zoomed toward another place than the pointer's (the map views differ)"
+
+# A slider dragged across such a resize goes on with the drag: the motion
+# the resize makes said no button was held, and the panel took it for a
+# release it had not seen.  Smoothness (row 9 of 12: y 474, 30 px apart,
+# its track at y 492 from x 1040 to 1260) pressed at its middle (0.50),
+# 1280x800, F12 (the resize's motion handled), dragged to the right end.
+xdotool mousemove --window "$WID" 1150 494
+xdotool mousedown 1
+resize 1280 800
+shot
+xdotool mousemove --window "$WID" 1259 494
+xdotool mouseup 1
 quit_game
-echo "$NAME: ok (after 1280x800 -> 1280x720 the wheel zooms toward the resting pointer)"
+S=$tmp/config/tilenav/settings
+[ -f "$S" ] || fail "no settings written"
+grep -q '^smoothness 1$' "$S" ||
+    fail "the slider dragged across the resize stopped there: $(grep '^smoothness' "$S")"
+echo "$NAME: ok (after 1280x800 -> 1280x720 the wheel zooms toward the resting pointer; a drag goes on)"
 exit 0
