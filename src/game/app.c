@@ -1261,15 +1261,18 @@ static void handle_event(app *a, const SDL_Event *ev)
         tn_ui_panel_mouse(&a->view, a->w, ev, ev->button.x, ev->button.y);
         break;
     case SDL_MOUSEWHEEL: {
-        if (bar_mouse(a, ev, a->view.mouse_x, a->view.mouse_y)) break;
-        if (tn_ui_panel_mouse(&a->view, a->w, ev, a->view.mouse_x, a->view.mouse_y)) break;
         int dy = ev->wheel.y;
         if (ev->wheel.direction == SDL_MOUSEWHEEL_FLIPPED) dy = -dy;
-        if (a->view.show_help) { /* the wheel scrolls the help in a small window */
+        /* the wheel scrolls the help in a small window, wherever the
+         * pointer is over it: the top bar and the panel under it took the
+         * wheel first (the help's right part and top band did not scroll) */
+        if (a->view.show_help) {
             a->view.help_scroll =
                 tn_clampi(a->view.help_scroll - 40 * dy, 0, tn_ui_help_scroll_max());
             break;
         }
+        if (bar_mouse(a, ev, a->view.mouse_x, a->view.mouse_y)) break;
+        if (tn_ui_panel_mouse(&a->view, a->w, ev, a->view.mouse_x, a->view.mouse_y)) break;
         if (a->view.picker_count > 0) { /* the wheel moves the picker's list, not the map */
             tn_view *v = &a->view;
             v->picker_sel = tn_clampi(v->picker_sel - dy, 0, v->picker_count - 1);
