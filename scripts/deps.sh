@@ -5,7 +5,7 @@
 #        the tests use: xvfb and xdotool (window tests), valgrind (memcheck
 #        run), clang with its libFuzzer runtime (fuzzers), groff/man-db (man
 #        page), g++ (the C++ consumer of the library), strace (the order of a
-#        save's fsyncs); "web" (make web and the browser test) emscripten,
+#        save's fsyncs), imagemagick (import: a window's own pixels); "web" (make web and the browser test) emscripten,
 #        chromium, npm and the test's npm modules.
 set -eu
 need=""
@@ -30,6 +30,7 @@ if [ "${1:-}" = "window" ]; then
     command -v man >/dev/null 2>&1 || need="$need man-db"
     command -v g++ >/dev/null 2>&1 || need="$need g++"            # C++ consumer of the library
     command -v strace >/dev/null 2>&1 || need="$need strace" # save_hostile.sh: fsync order
+    command -v import >/dev/null 2>&1 || need="$need imagemagick" # window_help_wheel.sh: pixels
     command -v clang-format >/dev/null 2>&1 || need="$need clang-format" # make format-check
     if ! command -v clang >/dev/null 2>&1; then
         need="$need clang libclang-rt-dev"
