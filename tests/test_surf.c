@@ -941,6 +941,20 @@ static void rec_line(void *user, float x0, float y0, float x1, float y1, uint32_
     r->sum += (double)x0 + (double)y0 + (double)x1 + (double)y1;
 }
 
+/* tn_surf_same_profile with a NULL profile: false, never a crash (it
+ * read through the pointers; a game comparing tn_surf_get_profile(g), which
+ * is NULL for a NULL graph, with its own profile crashed). */
+static void test_same_profile_null(void **state)
+{
+    (void)state;
+    const tn_surf_profile a = tn_surf_profile_make(1, 2, NULL);
+    assert_false(tn_surf_same_profile(NULL, &a));
+    assert_false(tn_surf_same_profile(&a, NULL));
+    assert_false(tn_surf_same_profile(NULL, NULL));
+    assert_false(tn_surf_same_profile(tn_surf_get_profile(NULL), &a));
+    assert_true(tn_surf_same_profile(&a, &a));
+}
+
 /* tn_surf_profile_make(w, h, NULL) takes tn_phys_default(4) (now
  * documented): the same profile as with those physics given, and the
  * same graph. */
@@ -4635,6 +4649,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_partial),
+        cmocka_unit_test(test_same_profile_null),
         cmocka_unit_test(test_tile_sizes),
         cmocka_unit_test(test_find_equals_reference),
         cmocka_unit_test(test_unreachable_goal_searches_little),

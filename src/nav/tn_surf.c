@@ -347,7 +347,9 @@ tn_surf_profile tn_surf_profile_make(int w, int h, const tn_phys_params *p)
 bool tn_surf_same_profile(const tn_surf_profile *a, const tn_surf_profile *b)
 {
     /* step_user and threads are not part of the identity: the same physics
-     * with another world pointer or thread count makes the same graph */
+     * with another world pointer or thread count makes the same graph; a
+     * NULL profile (tn_surf_get_profile of a NULL graph) is no profile */
+    if (!a || !b) return false;
     return a->w == b->w && a->h == b->h && a->step == b->step &&
            a->step_user_fn == b->step_user_fn && a->coyote == b->coyote &&
            a->reference_build == b->reference_build &&

@@ -531,7 +531,8 @@ const tn_surf_profile *tn_surf_get_profile(const tn_surf *g);
  * step function (step and step_user_fn, by address), coyote setting,
  * reference_build, keep_all_landings and verify_edges.  Not threads nor
  * step_user: the same step function with another user pointer (another
- * world object of the same game) is taken to make the same graph. */
+ * world object of the same game) is taken to make the same graph.  A or b
+ * NULL (tn_surf_get_profile of a NULL graph, say): false. */
 bool tn_surf_same_profile(const tn_surf_profile *a, const tn_surf_profile *b);
 
 /* Incremented by every (re)build: node and edge ids of older builds are void. */
