@@ -2261,6 +2261,62 @@ static void test_graph_switch_reasons(void **state)
     tn_map_destroy(m);
 }
 
+/* A graph rebuilt for another profile under a moving bot (a jump-height
+ * slider's tn_surf_rebuild, the body's physics unchanged), or a body that
+ * changed size: tn_bot_goto refuses such a graph with a message, but the
+ * re-plan in tn_bot_step planned on it anyway (MOVING, "physics changed"),
+ * so the bot replayed jumps its physics cannot make.  Now that plan is not
+ * made either: NO_PATH, goto's message in tn_bot_plan_error; a graph for
+ * the body's profile again, and goto, and it arrives. */
+static void test_graph_rebuilt_for_another_profile(void **state)
+{
+    (void)state;
+    tn_map *m = flat_map();
+    tn_phys_params p = tn_phys_default(4.0f), p6 = tn_phys_default(6.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p), prof6 = tn_surf_profile_make(1, 2, &p6);
+    tn_surf *g = NULL;
+    tn_bot *bot = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+    assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot, NULL)));
+    tn_bot_set_graph(bot, g);
+    tn_body body;
+    tn_body_place(&body, &p, 1, 2, 2, 4);
+    tn_body_settle(&body, m, &p);
+    assert_int_equal(tn_bot_goto(bot, NULL, m, &body, &p, 17, 4, NULL), TN_OK);
+    for (int k = 0; k < 3; k++) tn_body_step(&body, m, &p, tn_bot_step(bot, NULL, m, &body, &p));
+    assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_MOVING);
+    assert_true(tn_succeeded(tn_surf_rebuild(g, m, &prof6, NULL)));
+    tn_body_step(&body, m, &p, tn_bot_step(bot, NULL, m, &body, &p));
+    assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_NO_PATH);
+    const tn_error *pe = tn_bot_plan_error(bot);
+    assert_true(tn_failed(pe->status) && tn_status_detail(pe->status, TN_INVALID_PARAM));
+    assert_non_null(strstr(pe->msg, "bot: the graph is for another profile than this character "
+                                    "(graph vs character: jump_height 6 / 4)"));
+    int nl = -1;
+    tn_bot_legs(bot, &nl, NULL);
+    assert_int_equal(nl, 0);
+    /* back to the body's profile: goto plans, the bot arrives */
+    assert_true(tn_succeeded(tn_surf_rebuild(g, m, &prof, NULL)));
+    assert_int_equal(tn_bot_goto(bot, NULL, m, &body, &p, 17, 4, NULL), TN_OK);
+    int f = 0;
+    while (f++ < 600 && tn_bot_active(bot))
+        tn_body_step(&body, m, &p, tn_bot_step(bot, NULL, m, &body, &p));
+    assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_ARRIVED);
+    /* a body that changed size on the way: the same */
+    assert_int_equal(tn_bot_goto(bot, NULL, m, &body, &p, 3, 4, NULL), TN_OK);
+    tn_body_step(&body, m, &p, tn_bot_step(bot, NULL, m, &body, &p));
+    tn_body small = body;
+    small.h = 1;
+    small.y += p.tile_px;
+    tn_bot_replan(bot, "size changed");
+    tn_body_step(&small, m, &p, tn_bot_step(bot, NULL, m, &small, &p));
+    assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_NO_PATH);
+    assert_non_null(strstr(tn_bot_plan_error(bot)->msg, "(graph vs character: box 1x2 / 1x1)"));
+    tn_bot_destroy(bot);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
 /* A 4-tile column beside the start: its top is a full jump away. */
 static const char TOWER_MAP[] = "tilenav-map 1\nsize 20 12\ntiles\n"
                                 "....................\n....................\n"
@@ -3478,6 +3534,7 @@ int main(void)
         cmocka_unit_test(test_graph_readouts_null_bot),
         cmocka_unit_test(test_graph_goals_and_reasons),
         cmocka_unit_test(test_graph_switch_reasons),
+        cmocka_unit_test(test_graph_rebuilt_for_another_profile),
         cmocka_unit_test(test_graph_stale),
         cmocka_unit_test(test_hold_plans),
         cmocka_unit_test(test_sliced_plans),

@@ -589,6 +589,23 @@ static bool graph_stale(const tn_surf *g, const tn_map *m, tn_error *e)
 }
 
 static void gplan_done(tn_bot *b, tn_status s, int n);
+static bool profile_diff(const tn_surf_profile *pr, const tn_body *body, const tn_phys_params *p,
+                         char *buf, size_t cap);
+
+/* A graph of another profile than the body's size and physics p: sets e
+ * (INVALID_PARAM, what differs, as tn_bot_goto says it) and returns true. */
+static bool graph_of_another_profile(const tn_surf *g, const tn_body *body, const tn_phys_params *p,
+                                     tn_error *e)
+{
+    char diff[160];
+    if (!profile_diff(tn_surf_get_profile(g), body, p, diff, sizeof diff)) return false;
+    tn_error_set(e, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                 "bot: the graph is for another profile than this character "
+                 "(graph vs character: %s): build the graph for its profile "
+                 "(tn_surf_rebuild)",
+                 diff);
+    return true;
+}
 
 /* The node a plan starts from for the body: its own (tn_surf_node_of_body)
  * or, standing off the lattice, the first of its row at j + 1, j - 1,
@@ -615,9 +632,11 @@ static int start_node(const tn_bot *b, const tn_body *body)
 static void gplan(tn_bot *b, const tn_map *m, const tn_body *body)
 {
     tn_surf *g = b->graph;
-    b->planning = false;               /* (a sliced plan under way is dropped) */
-    b->lastq_valid = false;            /* no classic search behind this plan */
-    if (graph_stale(g, m, &b->perr)) { /* no plan on a stale graph: say why */
+    b->planning = false;    /* (a sliced plan under way is dropped) */
+    b->lastq_valid = false; /* no classic search behind this plan */
+    /* no plan on a stale graph, nor on one of another profile (rebuilt
+     * for other physics, or the body resized, since the goal): say why */
+    if (graph_stale(g, m, &b->perr) || graph_of_another_profile(g, body, &b->phys, &b->perr)) {
         b->state = TN_BOT_NO_PATH;
         b->nlegs = b->n = b->leg = b->cur = 0;
         b->want_plan = false;
@@ -1822,16 +1841,9 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
                             "bot: the body at (%g, %g) px is outside the %dx%d map (%g px tiles)",
                             (double)body->x, (double)body->y, m->w, m->h, (double)p->tile_px);
     }
-    if (b->graph) { /* a graph answers for one profile only */
-        char diff[160];
-        if (profile_diff(tn_surf_get_profile(b->graph), body, p, diff, sizeof diff)) {
-            refuse_goal(b);
-            return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                                "bot: the graph is for another profile than this character "
-                                "(graph vs character: %s): build the graph for its profile "
-                                "(tn_surf_rebuild)",
-                                diff);
-        }
+    if (b->graph && graph_of_another_profile(b->graph, body, p, err)) {
+        refuse_goal(b); /* a graph answers for one profile only */
+        return TN_FAILURE | TN_INVALID_PARAM;
     }
     if (b->graph && graph_stale(b->graph, m, err)) {
         refuse_goal(b);

@@ -326,7 +326,8 @@ bool tn_bot_last_query(const tn_bot *b, tn_path_query *q);
  * the map or physics, or none (pf NULL); otherwise the search's own (TN_OK
  * and empty, or a partial result's message).  Graph: INVALID_PARAM when
  * the graph is out of sync with the map (tn_surf_in_sync: edited and not
- * synced; the bot is then NO_PATH, not re-planning into STUCK), else the
+ * synced; the bot is then NO_PATH, not re-planning into STUCK) or of
+ * another profile than the body's (goto's message; NO_PATH too), else the
  * search's own as tn_surf_find gives it (TN_OK and empty, or a partial
  * result's message: an unreachable goal's closest place).  TN_OK and empty
  * before any plan.  Valid until the next plan. */
@@ -418,8 +419,11 @@ const tn_error *tn_bot_plan_error(const tn_bot *b);
  * re-plan, in either planner, named in tn_bot_info.plan_reason.  The owner
  * keeps the graph in sync with the map and the body's profile
  * (tn_surf_sync) before tn_bot_goto and tn_bot_step: a plan due on a graph
- * out of sync (tn_surf_in_sync) is not made; the bot stops in NO_PATH with
- * the reason in tn_bot_plan_error.  The bot does not own the graph: it
+ * out of sync (tn_surf_in_sync), or on one of another profile than the
+ * body's size and `p` (rebuilt for other physics, a resized body: goto's
+ * message), is not made; the bot stops in NO_PATH with the reason in
+ * tn_bot_plan_error (it re-planned on such a graph and replayed jumps its
+ * physics cannot make).  The bot does not own the graph: it
  * must outlive its use (set NULL, or destroy the bot, before destroying
  * it).  A NULL bot: no effect. */
 void tn_bot_set_graph(tn_bot *b, tn_surf *g);

@@ -29,8 +29,9 @@
  * So is a NULL graph, map, profile or output pointer given to a call that
  * returns a tn_status.  A game whose characters come in two sizes (or jump
  * heights) builds a graph for each profile and syncs each after an edit;
- * the bots of one profile share its graph (tn_bot_goto refuses a graph of
- * another profile than the body's, with a message).  The counts
+ * the bots of one profile share its graph (tn_bot_goto and a bot's
+ * re-plans refuse a graph of another profile than the body's, with a
+ * message).  The counts
  * (nodes, surfaces, edges, repairs, shortcuts, landmarks and their
  * updates), tn_surf_generation, _map_revision, _memory,
  * _shortcuts_memory, _in_sync, _has_query_index, _has_shortcuts,
