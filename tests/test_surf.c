@@ -955,6 +955,40 @@ static void test_same_profile_null(void **state)
     assert_true(tn_surf_same_profile(&a, &a));
 }
 
+/* Building labels ends a sliced query, as shortcuts do (the query index's
+ * revision moves), but the message said "(an edit, repair, rebuild,
+ * landmarks or shortcuts)" and the header listed no labels either: a
+ * caller who had just built labels read a cause that was not theirs. */
+static void test_sliced_query_ended_by_labels(void **state)
+{
+    (void)state;
+    tn_map *m = tu_load_map("tests/data/path_gap.map");
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, NULL);
+    tn_surf *g = NULL;
+    tn_surf_query *q = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+    assert_true(tn_succeeded(tn_surf_build_shortcuts(g, 0, NULL)));
+    assert_true(tn_succeeded(tn_surf_query_create(g, NULL, &q, NULL)));
+    const int last = tn_surf_node_count(g) - 1;
+    int row, j;
+    tn_surf_node_pos(g, last, &row, &j);
+    const int gx = (int)(tn_surf_lattice_x(g, j) / 16.0f), gy = row - 1;
+    assert_true(tn_surf_node_of_tile(g, gx, gy) >= 0);
+    tn_error e;
+    assert_false(tn_failed(tn_surf_find_begin(g, 0, gx, gy, NULL)));
+    assert_false(tn_failed(tn_surf_query_begin(q, 0, gx, gy, NULL)));
+    assert_true(tn_succeeded(tn_surf_build_labels(g, NULL)));
+    tn_status s = tn_surf_find_end(g, NULL, 0, NULL, NULL, &e);
+    assert_int_equal(s, TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "landmarks, shortcuts or labels) between tn_surf_find_begin"));
+    s = tn_surf_query_end(q, NULL, 0, NULL, NULL, &e);
+    assert_int_equal(s, TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "landmarks, shortcuts or labels) between tn_surf_query_begin"));
+    tn_surf_query_destroy(q);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
 /* tn_surf_profile_make(w, h, NULL) takes tn_phys_default(4) (now
  * documented): the same profile as with those physics given, and the
  * same graph. */
@@ -4650,6 +4684,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_partial),
         cmocka_unit_test(test_same_profile_null),
+        cmocka_unit_test(test_sliced_query_ended_by_labels),
         cmocka_unit_test(test_tile_sizes),
         cmocka_unit_test(test_find_equals_reference),
         cmocka_unit_test(test_unreachable_goal_searches_little),

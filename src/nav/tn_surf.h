@@ -624,7 +624,8 @@ tn_status tn_surf_find_reference(tn_surf *g, int start, int gx, int gy, tn_surf_
  * closest-place search is sliced too).  One sliced query per graph at a
  * time (one per query object with tn_surf_query_begin .. _end); the
  * search state is the graph's query scratch, so any other
- * query on the graph, or an edit, repair or rebuild, ends it: the next
+ * query on the graph, or an edit, repair, rebuild, landmarks, shortcuts
+ * or labels, ends it: the next
  * step or end fails with FAILURE | INVALID_PARAM and a message (begin
  * again), as do a step or end with none under way.  Zero allocations.
  * Cost: a step of k nodes about k x 0.3-1.5 us on a 1024x1024 level (the
@@ -661,7 +662,7 @@ tn_status tn_surf_find_end(tn_surf *g, tn_surf_leg *out, int cap, int *count, tn
  *    nothing a graph change did not end already.
  *  - tn_surf_query_begin / _step / _end: the sliced query, as
  *    tn_surf_find_begin / _step / _end, one per object; an edit, repair,
- *    rebuild, landmarks or shortcuts since begin end it with a message,
+ *    rebuild, landmarks, shortcuts or labels since begin end it with a message,
  *    as does another query on the same object (not one on another
  *    object or on the graph's own state).
  *  - tn_surf_query_expanded: the nodes its last query expanded, as

@@ -2515,7 +2515,8 @@ static tn_status slice_check(const tn_surf *g, tn_surf_query *q, const slice_nam
         return tn_error_set(
             err, bad, 0, 0,
             "surf: the graph or its query index changed (an edit, repair, "
-            "rebuild, landmarks or shortcuts) between tn_surf_%s and tn_surf_%s; begin again",
+            "rebuild, landmarks, shortcuts or labels) between tn_surf_%s and tn_surf_%s; begin "
+            "again",
             N->begin, what);
     }
     if (q->sl_gen != q->gen) {
