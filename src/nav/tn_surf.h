@@ -85,11 +85,13 @@
  * the body that sees a push in the air, and a pushed bot's replays; bots
  * stepped on several threads call it at once, see tn_bot.h), and with
  * profile.threads > 1 during builds and repairs also on the library's
- * worker threads, at the same time
- * (give each thread's state through step_user, not thread-local storage:
- * the workers are the library's, made and joined within the call); never
- * after the call returns, and never by tn_surf_find.  It must not modify
- * the map it is given or step_user's shared state without its own locking.
+ * worker threads, at the same time, every thread with the same step_user
+ * pointer (the function cannot tell the threads apart by it; nor by
+ * thread-local storage the caller set up: the workers are the library's,
+ * made and joined within the call); never after the call returns, and
+ * never by tn_surf_find.  It must not modify the map it is given, and
+ * what it writes through step_user (a call counter, a cache) needs its
+ * own locking or atomics once threads > 1.
  * It is called about once per search state (see COST).
  *
  * UNITS.  Pixels, y down, frames of phys.dt.  Tiles of phys.tile_px = 16 x
