@@ -3811,6 +3811,68 @@ static void test_explored_hidden_while_a_replan_waits(void **state)
     tn_world_destroy(w);
 }
 
+/* Lines and circles a draw makes (the path overlay's plan). */
+typedef struct strokes {
+    int n;
+} strokes;
+static void k_line(void *u, float x0, float y0, float x1, float y1, uint32_t c)
+{
+    (void)x0, (void)y0, (void)x1, (void)y1, (void)c;
+    ((strokes *)u)->n++;
+}
+static void k_circle(void *u, float x, float y, float r, uint32_t c, bool filled)
+{
+    (void)x, (void)y, (void)r, (void)c, (void)filled;
+    ((strokes *)u)->n++;
+}
+static int path_strokes(const tn_world *w)
+{
+    strokes k = {0};
+    tn_debug_draw dd = {&k, k_line, NULL, k_circle, NULL, NULL};
+    tn_wbots_draw(w, &dd, TN_OVERLAY_PATH, NULL);
+    return k.n;
+}
+
+/* An edit while paused (no step since): the trip's plan was made on the
+ * map before it, and both planners leave it out alike until the bot plans
+ * again, path and explored search, as the HUD's "re-planning (map
+ * edited)" says (a playtest: the classic planner kept drawing its old
+ * path and explored tiles until the next step; the graph planner hid its
+ * legs only).  tn_wbots_plan_waits says so, for the replay's message. */
+static void test_paused_edit_hides_the_old_plan(void **state)
+{
+    (void)state;
+    for (int planner = 0; planner <= 1; planner++) {
+        tn_world *w = world("maps/demo.map");
+        assert_true(tn_succeeded(tn_world_set(w, "planner", planner, NULL)));
+        tn_world_step(w);
+        tn_world_set_tool(w, TN_TOOL_GOTO);
+        assert_true(tn_succeeded(tn_world_click(w, 70, 10, TN_CLICK_LEFT, false, NULL)));
+        for (int f = 0; f < 20; f++) tn_world_step(w);
+        const char *why = NULL, *when = NULL;
+        assert_false(tn_wbots_plan_waits(w, &why, &when));
+        assert_true(explored_shades(w) > 0);
+        assert_true(path_strokes(w) > 0);
+        assert_true(tn_succeeded(tn_world_edit(w, 40, 30, TN_EDIT_BLOCK, NULL))); /* paused */
+        assert_true(tn_wbots_plan_waits(w, &why, &when));
+        assert_string_equal(why, "map edited");
+        assert_non_null(when);
+        char hud[1024];
+        tn_world_hud(w, hud, sizeof hud);
+        assert_non_null(strstr(hud, "re-planning (map edited)"));
+        if (explored_shades(w) != 0 || path_strokes(w) != 0)
+            fail_msg("planner %d: the old plan drawn after the edit: %d explored tiles, %d path "
+                     "strokes",
+                     planner, explored_shades(w), path_strokes(w));
+        int f = 0;
+        while (f++ < 120 && tn_wbots_plan_waits(w, NULL, NULL)) tn_world_step(w);
+        assert_false(tn_wbots_plan_waits(w, NULL, NULL));
+        assert_true(explored_shades(w) > 0); /* the re-plan's */
+        assert_true(path_strokes(w) > 0);
+        tn_world_destroy(w);
+    }
+}
+
 /* The surface-graph overlay (Shift+P) in a view of a large map draws the
  * edges that take off there.  It drew every k-th edge of the whole graph,
  * 300 in all: on a 256x256 level a 64x36-tile view showed a handful of
@@ -4506,6 +4568,7 @@ int main(void)
         cmocka_unit_test(test_extra_bot_plan_not_drawn_on_another_graph),
         cmocka_unit_test(test_explored_is_the_planners_search),
         cmocka_unit_test(test_explored_hidden_while_a_replan_waits),
+        cmocka_unit_test(test_paused_edit_hides_the_old_plan),
         cmocka_unit_test(test_explored_shared_finder_is_the_characters),
         cmocka_unit_test(test_plan_drawn_in_air),
         cmocka_unit_test(test_prepare_surface_overlay),

@@ -2490,6 +2490,25 @@ static const char *trip_state(const tn_wbots *s, const tn_bot_info *i)
     }
 }
 
+/* Why the character's trip waits for a plan ("" when it does not): the
+ * bot's own reason (a new goal, G or a slider mid-jump), or a plan made
+ * before the map's last edit (re-planned at the next step or landing:
+ * said now, not that plan's numbers), or for a slider moved under a
+ * classic trip (the graph bot's plan is dropped at once,
+ * tn_wbots_physics; the classic bot sees the new value at its next step):
+ * not the old value's tiles, frames, states.  The HUD says it, and the
+ * path and explored overlays and the replay leave the old plan's search
+ * out meanwhile, in both planners alike. */
+static const char *waits_why(const tn_world *w, const tn_wbots *s, const tn_bot_info *i)
+{
+    if (!i->active || i->pending_reason[0]) return i->pending_reason;
+    if (s->sn_seen != i->plans) return "";
+    if (s->plan_rev != w->map->revision) return "map edited";
+    if (s->plan_bw != w->character.w || s->plan_bh != w->character.h) return "size changed";
+    if (s->plan_jump != w->phys.jump_height) return "physics changed";
+    return "";
+}
+
 /* When a waiting plan is made: in the air on landing; on the ground at the
  * next step (a slider moved while paused); after a slider's release when
  * a hold put its graph build off. */
@@ -2503,6 +2522,18 @@ static const char *when_pending(const tn_world *w)
     return w->character.on_ground ? "at the next step" : "on landing";
 }
 
+bool tn_wbots_plan_waits(const tn_world *w, const char **why, const char **when)
+{
+    const tn_wbots *s = of(w);
+    if (!s || !s->bot || !goto_on(w, s)) return false;
+    tn_bot_info i = tn_bot_get_info(s->bot);
+    const char *r = waits_why(w, s, &i);
+    if (!i.active || !r[0]) return false;
+    if (why) *why = r;
+    if (when) *when = when_pending(w);
+    return true;
+}
+
 int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
 {
     const tn_wbots *s = of(w);
@@ -2510,19 +2541,9 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
         return snprintf(buf, cap, "bot: goto off (map above %ld tiles, 1024x1024)",
                         GRAPH_MAX_TILES);
     tn_bot_info i = tn_bot_get_info(s->bot);
-    /* a trip whose plan was made before the map's last edit re-plans at
-     * its next step (or landing): said now, not that plan's numbers (an
-     * edit while paused hid the plan's path while the HUD kept showing it) */
     const bool edited = i.active && !i.pending_reason[0] && s->sn_seen == i.plans &&
                         s->plan_rev != w->map->revision;
-    if (edited) i.pending_reason = "map edited";
-    /* so for a slider moved under a classic trip (the graph bot's plan is
-     * dropped at once, tn_wbots_physics; the classic bot sees the new
-     * value at its next step): not the old value's tiles, frames, states */
-    const bool resized = s->plan_bw != w->character.w || s->plan_bh != w->character.h;
-    if (i.active && !i.pending_reason[0] && s->sn_seen == i.plans &&
-        (resized || s->plan_jump != w->phys.jump_height))
-        i.pending_reason = resized ? "size changed" : "physics changed";
+    i.pending_reason = waits_why(w, s, &i);
     char extra[256] = "";
     const int waits = waiting_count(s);
     const int slicing = planning_bot(s);
@@ -3007,10 +3028,10 @@ const char *tn_wbots_overlay_note(const tn_world *w, unsigned overlays)
  * its goal was refused before any search: its last search (the classic
  * finder's, or the graph's nodes) is another plan's, drawn on a map that
  * may have changed since (an edit put blocks on the old nodes). */
-static bool plan_pending(const tn_wbots *s)
+static bool plan_pending(const tn_world *w, const tn_wbots *s)
 {
     tn_bot_info i = tn_bot_get_info(s->bot);
-    return (i.active && i.pending_reason[0]) || goal_refused(&i);
+    return (i.active && waits_why(w, s, &i)[0]) || goal_refused(&i);
 }
 
 /* The search of the extra bot making its plan in slices (one at a time),
@@ -3051,14 +3072,14 @@ void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays
     if (!(overlays & TN_OVERLAY_SURF) || !graph_mode(w, s))
         ((tn_wbots *)s)->snap_valid = false; /* (see snap: drawing keeps that cache) */
     bool graph = strcmp(planner_in_effect(w, s), "graph") == 0;
-    if ((overlays & TN_OVERLAY_EXPLORED) && graph && !plan_pending(s)) {
+    if ((overlays & TN_OVERLAY_EXPLORED) && graph && !plan_pending(w, s)) {
         /* the graph planner's own search (the replay's nodes), not the
          * classic comparison search the HUD made on s->pf: each expanded
          * node shades the tile it stands on (several nodes on a tile: deeper) */
         for (int k = 0; k < s->sn_n; k++)
             tn_dd_rect(dd, (float)s->sn[k].x * T, (float)s->sn[k].y * T, T, T, 0xff9a3c00u | 0x50u,
                        true);
-    } else if ((overlays & TN_OVERLAY_EXPLORED) && s->pf && !plan_pending(s)) {
+    } else if ((overlays & TN_OVERLAY_EXPLORED) && s->pf && !plan_pending(w, s)) {
         /* a shared finder (above 256x256) holds whichever search ran last,
          * often an extra bot's: the character's copy is drawn instead */
         int x0 = s->ex_x0, y0 = s->ex_y0, x1 = s->ex_x1, y1 = s->ex_y1;
@@ -3095,7 +3116,11 @@ void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays
         if (g) draw_plan(w, s->ebot[i], b, g, dd, c); /* graph: the plan */
     }
     if ((overlays & TN_OVERLAY_PATH) && goto_on(w, s)) {
-        draw_path(dd, s->bot, w->character.w, w->character.h, 0xfff26bffu, true);
+        /* a plan made before an edit or a slider change is not drawn while
+         * the bot waits to plan again (the graph plan's legs are not either:
+         * plan_of), in both planners alike */
+        if (!plan_pending(w, s))
+            draw_path(dd, s->bot, w->character.w, w->character.h, 0xfff26bffu, true);
         /* a goal out of reach: the plan's end is the closest spot, so the
          * tile the trip wanted is framed in red (a review: nothing showed
          * where the goal had been) */

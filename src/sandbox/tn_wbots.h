@@ -71,6 +71,12 @@ extern "C" {
 
 /* The character's bot (NULL when the part has no finder). */
 const tn_bot *tn_wbots_character_bot(const tn_world *w);
+/* The character's trip waits for a plan (true): the plan it had was made
+ * before the map's last edit, a slider change, a new goal or G; *why says
+ * which ("map edited", "physics changed", ...), *when when the plan comes
+ * ("at the next step", "on landing", ...).  Its last search is the old
+ * plan's meanwhile: the overlays leave it out and the replay says so. */
+bool tn_wbots_plan_waits(const tn_world *w, const char **why, const char **when);
 /* The graph of the character's movement profile as the world keeps it
  * (NULL when none is built: the classic planner, or no plan asked for it
  * yet); the graph planner's graph follows every map edit at once (or, out
