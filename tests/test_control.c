@@ -1812,6 +1812,53 @@ static void test_playback_control(void **state)
     tn_world_destroy(w);
 }
 
+/* E while the character's plan waits for its re-plan (a goto, T, then a
+ * right-click on the map, before any step): the only search kept is the
+ * one before the edit, which the explored overlay no longer shows.  E
+ * replays it and says whose it is; the re-plan's search then replaces it
+ * on screen (a playtest: E played the old search as the plan's, with no
+ * word of the edit). */
+static void test_playback_while_the_plan_waits(void **state)
+{
+    (void)state;
+    for (int planner = 1; planner >= 0; planner--) {
+        tn_world *w = tu_load_world("maps/demo.map", 1);
+        static tn_playback p;
+        assert_int_equal(tn_playback_init(&p), 0);
+        tn_path *finder = NULL;
+        unsigned ov = TN_OVERLAY_PATH | TN_OVERLAY_EXPLORED;
+        assert_true(tn_succeeded(tn_world_set(w, "planner", planner, NULL)));
+        tn_world_step(w);
+        tn_world_set_tool(w, TN_TOOL_GOTO);
+        assert_true(tn_succeeded(tn_world_click(w, 70, 10, TN_CLICK_LEFT, false, NULL)));
+        frames_watched(w, &p, &finder, ov, 20, 0);
+        const int before = p.expanded;
+        assert_true(before > 0);
+        /* before the edit E says nothing of a wait */
+        tn_world_message(w, "-");
+        assert_true(tn_playback_control(&p, w, &ov, TN_PB_REPLAY));
+        assert_string_equal(tn_world_message_text(w), "-");
+        assert_true(tn_succeeded(tn_world_click(w, 40, 30, TN_CLICK_RIGHT, false, NULL)));
+        tn_playback_watch(&p, &finder, w, ov); /* (the window watches every frame) */
+        assert_true(tn_playback_control(&p, w, &ov, TN_PB_REPLAY));
+        printf("  planner %d: \"%s\"\n", planner, tn_world_message_text(w));
+        assert_non_null(strstr(tn_world_message_text(w),
+                               "replay: the search from before the bot's plan was dropped (map "
+                               "edited); it plans again "));
+        assert_true(p.active && p.expanded == before);
+        /* the step re-plans: the replay on screen is the re-plan's */
+        frames_watched(w, &p, &finder, ov, 60, 1);
+        tn_bot_info bi = tn_bot_get_info(tn_wbots_character_bot(w));
+        assert_int_equal(bi.replans, 1);
+        assert_int_equal(p.expanded, bi.expanded);
+        assert_true(p.active);
+        assert_non_null(strstr(tn_world_message_text(w), "replay: now re-plan 1 (map edited)"));
+        tn_path_destroy(finder);
+        tn_playback_free(&p);
+        tn_world_destroy(w);
+    }
+}
+
 /* - / = (and the bar's slider) say the replay speed they set: with no
  * search to replay the status line went on saying only "no search to
  * replay: ..." after E while the bar's rate moved (a playtest: 300/s to
@@ -2192,6 +2239,7 @@ int main(void)
         cmocka_unit_test(test_playback_one_node),
         cmocka_unit_test(test_playback_navmesh_follows_edits),
         cmocka_unit_test(test_playback_control),
+        cmocka_unit_test(test_playback_while_the_plan_waits),
         cmocka_unit_test(test_playback_speed_said),
         cmocka_unit_test(test_inspect),
         cmocka_unit_test(test_inspect_removed_unpins),

@@ -947,11 +947,23 @@ bool tn_playback_control(tn_playback *p, tn_world *w, unsigned *overlays, int wh
     /* a search larger than the buffer: its end is not there to be seen
      * (a classic search stopped by the limit on 256x256 made 133,933
      * events, and the replay ended at 131,072 as if that were all) */
-    char cut[128] = "";
+    char cut[384] = "";
     if (what == TN_PB_REPLAY && p->trace.dropped > 0)
         snprintf(cut, sizeof cut,
                  "replay: the first %d of the search's %ld events (the last %ld are not kept)",
                  p->trace.count, (long)p->trace.count + p->trace.dropped, p->trace.dropped);
+    /* the character's plan waits (an edit or a slider while paused): the
+     * search kept is the old plan's, which the explored overlay no longer
+     * shows; the replay plays it, and says whose it is (E replayed it as
+     * if it were the plan's, on the edited map) */
+    const char *why, *when;
+    if (!p->navmesh && tn_wbots_plan_waits(w, &why, &when)) {
+        size_t len = strlen(cut);
+        snprintf(cut + len, sizeof cut - len,
+                 "%sreplay: the search from before the bot's plan was dropped (%s); it plans "
+                 "again %s and the replay restarts on that search",
+                 len ? " | " : "", why, when);
+    }
     if (!(*overlays & TN_OVERLAY_EXPLORED)) {
         *overlays |= TN_OVERLAY_EXPLORED;
         tn_world_message(w, "overlay explored: on (the replay draws on it; X hides both)%s%s",
