@@ -24,6 +24,7 @@
 #include "tn_navmesh.h"
 #include "tn_wnav.h"
 #include "tn_wagents.h"
+#include "tn_wparts.h"
 #include "tu_nav.h"
 
 static char SHOT_PATH[64], SHOT2_PATH[72];
@@ -1750,6 +1751,71 @@ static void test_agent_labels_hidden_when_small(void **state)
     tn_world_destroy(w);
 }
 
+/* The companion's state label stays off the character (a playtest: the
+ * companion follows at the character's left, and its "follow", drawn up
+ * right of the disc, covered the character).  For the companion beside
+ * the character on either side, above it and below it, at 1/2x, 3/4x, 1x
+ * and 2x: the label's box, as the real 12 px font measures it on screen,
+ * does not meet the character's box. */
+typedef struct label_at {
+    float x, y;
+    char text[32];
+} label_at;
+static void la_text(void *u, float x, float y, const char *s, uint32_t rgba)
+{
+    (void)rgba;
+    label_at *l = u;
+    l->x = x, l->y = y;
+    snprintf(l->text, sizeof l->text, "%s", s);
+}
+static void test_companion_label_off_character(void **state)
+{
+    (void)state;
+    gfx_rig k;
+    rig_open(&k);
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    tn_wagents *ag = (tn_wagents *)tn_wagents_of(w);
+    assert_true(ag && ag->has_companion);
+    const tn_body *b = tn_world_character(w);
+    const float T = (float)TN_TILE_PX, half = ag->cparams.half;
+    const float bw = (float)b->w * T, bh = (float)b->h * T;
+    const float places[][2] = {
+        {b->x - half - 1.0f, b->y + bh - half},      /* at its left, on the floor (the playtest) */
+        {b->x - half - 1.0f, b->y + half},           /* at its left, by its head */
+        {b->x + bw + half + 1.0f, b->y + bh - half}, /* at its right */
+        {b->x + 0.5f * bw, b->y - half - 1.0f},      /* over its head */
+        {b->x + 0.5f * bw, b->y + bh + half + 1.0f}, /* under its feet */
+    };
+    tn_view v;
+    tn_view_init(&v, w, 0);
+    const int zooms[] = {2, 3, 4, 7}; /* 1/2x, 3/4x, 1x, 2x */
+    const int lh = tn_gfx_line_height(&k.g, TN_FONT_TINY);
+    for (int z = 0; z < 4; z++) {
+        v.zoom = zooms[z];
+        tn_camera c = tn_camera_make(w, &v);
+        for (int i = 0; i < 5; i++) {
+            ag->companion.x = places[i][0];
+            ag->companion.y = places[i][1];
+            label_at l = {0};
+            tn_debug_draw dd = {&l, NULL, NULL, NULL, NULL, la_text};
+            tn_wagents_draw(w, &dd, TN_OVERLAY_COMPANION, c.scale);
+            assert_string_equal(l.text, "follow");
+            const float lx0 = tn_camera_sx(&c, l.x), ly0 = tn_camera_sy(&c, l.y);
+            const float lx1 = lx0 + (float)tn_gfx_text_width(&k.g, TN_FONT_TINY, l.text);
+            const float ly1 = ly0 + (float)lh;
+            const float cx0 = tn_camera_sx(&c, b->x), cy0 = tn_camera_sy(&c, b->y);
+            const float cx1 = tn_camera_sx(&c, b->x + bw), cy1 = tn_camera_sy(&c, b->y + bh);
+            if (lx1 > cx0 && lx0 < cx1 && ly1 > cy0 && ly0 < cy1)
+                fail_msg("zoom %gx, place %d: the label [%g,%g)x[%g,%g) covers the character "
+                         "[%g,%g)x[%g,%g)",
+                         (double)c.scale, i, (double)lx0, (double)lx1, (double)ly0, (double)ly1,
+                         (double)cx0, (double)cx1, (double)cy0, (double)cy1);
+        }
+    }
+    tn_world_destroy(w);
+    rig_close(&k);
+}
+
 /* The mouse-tile readout never covers a pinned inspect card: for the
  * mouse anywhere in the map view (every 4 px), the readout stays inside
  * the view and off the card.  (The old rule, below right of the mouse
@@ -2046,6 +2112,7 @@ int main(void)
         cmocka_unit_test(test_flow_captions),
         cmocka_unit_test(test_flow_arrows_hidden_when_small),
         cmocka_unit_test(test_agent_labels_hidden_when_small),
+        cmocka_unit_test(test_companion_label_off_character),
         cmocka_unit_test(test_help_scroll_hint),
         cmocka_unit_test(test_help_hint_own_row),
         cmocka_unit_test(test_picker_more_hint),

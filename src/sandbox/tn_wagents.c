@@ -594,8 +594,44 @@ static void draw_spline(const tn_debug_draw *dd, const tn_wander_seg *seg, uint3
     }
 }
 
+/* Where the companion's state label goes (its top-left, world pixels):
+ * above right of the disc, else above left, else above the disc and the
+ * character, else under the disc: the first place its text stays off the
+ * character's box (it covered the character whenever the companion
+ * followed at its left, the usual place).  The label is the front end's
+ * 12 px monospaced text at every zoom (DejaVu Sans Mono: 7.2 px a
+ * character, 14 px a line; LABEL_ADVANCE and LABEL_HEIGHT round up), so
+ * its size in world pixels is that over `scale` (0: unknown, taken as 1). */
+#define LABEL_ADVANCE 7.5f
+#define LABEL_HEIGHT 15.0f
+static void label_place(const tn_world *w, const tn_companion *c, float half, const char *text,
+                        float scale, float *lx, float *ly)
+{
+    const float sc = scale > 0.0f ? scale : 1.0f;
+    const float tw = (float)strlen(text) * LABEL_ADVANCE / sc, th = LABEL_HEIGHT / sc;
+    const float gap = 3.0f / sc;
+    const tn_body *b = &w->character;
+    const float bx0 = b->x, by0 = b->y, bx1 = b->x + (float)b->w * T, by1 = b->y + (float)b->h * T;
+    const float top = c->y - half - 10.0f; /* the label's usual height, over the disc */
+    const float above = fminf(top, by0 - th - gap);
+    const float cand[4][2] = {
+        {c->x + half + 3.0f, top},             /* above right (the usual place) */
+        {c->x - half - gap - tw, top},         /* above left */
+        {c->x - 0.5f * tw, above},             /* above the disc and the character */
+        {c->x - 0.5f * tw, c->y + half + gap}, /* under the disc */
+    };
+    for (int k = 0; k < 4; k++) {
+        const float x0 = cand[k][0], y0 = cand[k][1];
+        if (x0 + tw <= bx0 || x0 >= bx1 || y0 + th <= by0 || y0 >= by1) {
+            *lx = x0, *ly = y0;
+            return;
+        }
+    }
+    *lx = cand[0][0], *ly = cand[0][1]; /* (no place off it: the usual one) */
+}
+
 static void draw_companion(const tn_world *w, const tn_wagents *s, const tn_debug_draw *dd,
-                           float rmin, unsigned overlays)
+                           float rmin, float scale, unsigned overlays)
 {
     const tn_companion *c = &s->companion;
     const tn_companion_params *p = &s->cparams;
@@ -624,8 +660,9 @@ static void draw_companion(const tn_world *w, const tn_wagents *s, const tn_debu
                 py = c->path[2 * i + 1];
             }
         }
-        tn_dd_text(dd, c->x + p->half + 3.0f, c->y - p->half - 10.0f,
-                   tn_companion_state_name(c->state), COL_COMPANION);
+        float lx, ly;
+        label_place(w, c, p->half, tn_companion_state_name(c->state), scale, &lx, &ly);
+        tn_dd_text(dd, lx, ly, tn_companion_state_name(c->state), COL_COMPANION);
     }
     /* A disc with a bright rim; the rim tells the state. */
     uint32_t rim = c->state == TN_COMPANION_SEARCH  ? COL_SEARCH
@@ -702,7 +739,7 @@ void tn_wagents_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overla
        single pixels at 1/8x) */
     const float rmin = scale > 0.0f ? 3.0f / scale : 0.0f;
     draw_wanderers(w, s, dd, rmin, overlays);
-    if (s->has_companion) draw_companion(w, s, dd, rmin, overlays);
+    if (s->has_companion) draw_companion(w, s, dd, rmin, scale, overlays);
 }
 
 /* ---- invariants ------------------------------------------------------------------- */
