@@ -1756,7 +1756,7 @@ static void test_agent_labels_hidden_when_small(void **state)
  * right of the disc, covered the character).  For the companion beside
  * the character on either side, above it and below it, at 1/2x, 3/4x, 1x
  * and 2x: the label's box, as the real 12 px font measures it on screen,
- * does not meet the character's box. */
+ * does not meet the character's box, and stays on the map. */
 typedef struct label_at {
     float x, y;
     char text[32];
@@ -1810,6 +1810,15 @@ static void test_companion_label_off_character(void **state)
                          "[%g,%g)x[%g,%g)",
                          (double)c.scale, i, (double)lx0, (double)lx1, (double)ly0, (double)ly1,
                          (double)cx0, (double)cx1, (double)cy0, (double)cy1);
+            /* and on the map (the character starts by its left wall: above
+             * left of the companion went off it, over the window's margin) */
+            const float mx0 = tn_camera_sx(&c, 0), my0 = tn_camera_sy(&c, 0);
+            const float mx1 = tn_camera_sx(&c, (float)tn_world_map(w)->w * T);
+            if (lx0 < mx0 || ly0 < my0 || lx1 > mx1)
+                fail_msg("zoom %gx, place %d: the label [%g,%g)x[%g,%g) leaves the map (from "
+                         "x %g, y %g, to x %g)",
+                         (double)c.scale, i, (double)lx0, (double)lx1, (double)ly0, (double)ly1,
+                         (double)mx0, (double)my0, (double)mx1);
         }
     }
     tn_world_destroy(w);

@@ -597,8 +597,8 @@ static void draw_spline(const tn_debug_draw *dd, const tn_wander_seg *seg, uint3
 /* Where the companion's state label goes (its top-left, world pixels):
  * above right of the disc, else above left, else above the disc and the
  * character, else under the disc: the first place its text stays off the
- * character's box (it covered the character whenever the companion
- * followed at its left, the usual place).  The label is the front end's
+ * character's box, on the map when one is (it covered the character
+ * whenever the companion followed at its left, the usual place).  The label is the front end's
  * 12 px monospaced text at every zoom (DejaVu Sans Mono: 7.2 px a
  * character, 14 px a line; LABEL_ADVANCE and LABEL_HEIGHT round up), so
  * its size in world pixels is that over `scale` (0: unknown, taken as 1). */
@@ -614,19 +614,26 @@ static void label_place(const tn_world *w, const tn_companion *c, float half, co
     const float bx0 = b->x, by0 = b->y, bx1 = b->x + (float)b->w * T, by1 = b->y + (float)b->h * T;
     const float top = c->y - half - 10.0f; /* the label's usual height, over the disc */
     const float above = fminf(top, by0 - th - gap);
+    const float mw = (float)w->map->w * T, mh = (float)w->map->h * T;
+    /* centred over or under the disc, moved along to stay on the map */
+    const float mid = fmaxf(0.0f, fminf(c->x - 0.5f * tw, mw - tw));
     const float cand[4][2] = {
-        {c->x + half + 3.0f, top},             /* above right (the usual place) */
-        {c->x - half - gap - tw, top},         /* above left */
-        {c->x - 0.5f * tw, above},             /* above the disc and the character */
-        {c->x - 0.5f * tw, c->y + half + gap}, /* under the disc */
+        {c->x + half + 3.0f, top},     /* above right (the usual place) */
+        {c->x - half - gap - tw, top}, /* above left */
+        {mid, above},                  /* above the disc and the character */
+        {mid, c->y + half + gap},      /* under the disc */
     };
-    for (int k = 0; k < 4; k++) {
-        const float x0 = cand[k][0], y0 = cand[k][1];
-        if (x0 + tw <= bx0 || x0 >= bx1 || y0 + th <= by0 || y0 >= by1) {
-            *lx = x0, *ly = y0;
-            return;
+    /* first on the map (by the map's left edge, above left went off it, over
+     * the window's margin), then anywhere */
+    for (int pass = 0; pass < 2; pass++)
+        for (int k = 0; k < 4; k++) {
+            const float x0 = cand[k][0], y0 = cand[k][1];
+            const bool on_map = x0 >= 0 && y0 >= 0 && x0 + tw <= mw && y0 + th <= mh;
+            if ((on_map || pass) && (x0 + tw <= bx0 || x0 >= bx1 || y0 + th <= by0 || y0 >= by1)) {
+                *lx = x0, *ly = y0;
+                return;
+            }
         }
-    }
     *lx = cand[0][0], *ly = cand[0][1]; /* (no place off it: the usual one) */
 }
 
