@@ -459,6 +459,64 @@ static void test_autosave_set_aside(void **state)
     rmdir(dir);
 }
 
+/* What the start says of a map's autosaves.  A playtest: edits autosaved
+ * (Esc), the next session's edits autosaved too on Tab (the first set
+ * aside as MAP.autosave.1), R and Ctrl+S there: MAP.autosave is removed,
+ * and the next start said nothing at all of MAP.autosave.1, whose edits
+ * were never restored (the offer named the older files only beside an
+ * autosave R restores). */
+static void test_autosave_offer(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tn_test_offer_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char map[256], as[280], older[300], older2[300], msg[2048], want[2048];
+    snprintf(map, sizeof map, "%s/m.map", dir);
+    snprintf(as, sizeof as, "%s.autosave", map);
+    snprintf(older, sizeof older, "%s.1", as);
+    snprintf(older2, sizeof older2, "%s.3", as);
+    FILE *f = fopen(map, "w");
+    assert_non_null(f);
+    fputs("map\n", f);
+    fclose(f);
+    assert_int_equal(tn_autosave_offer(map, msg, sizeof msg), 0); /* nothing to say */
+    assert_string_equal(msg, "");
+    assert_int_equal(tn_autosave_offer(NULL, msg, sizeof msg), 0);
+    const char *files[] = {as, older};
+    for (int k = 0; k < 2; k++) {
+        f = fopen(files[k], "w");
+        assert_non_null(f);
+        fputs("edits\n", f);
+        fclose(f);
+    }
+    assert_int_equal(tn_autosave_offer(map, msg, sizeof msg), 1);
+    snprintf(want, sizeof want,
+             "%s holds edits that were never saved: press R to restore them (older unsaved "
+             "edits: %s)",
+             as, older);
+    assert_string_equal(msg, want);
+    remove(as); /* restored and saved: the older one stays, and is said */
+    assert_int_equal(tn_autosave_offer(map, msg, sizeof msg), 2);
+    snprintf(want, sizeof want,
+             "older unsaved edits, never restored: %s (R restores %s only: rename that file to "
+             "it to restore them)",
+             older, as);
+    assert_string_equal(msg, want);
+    f = fopen(older2, "w");
+    assert_non_null(f);
+    fclose(f);
+    assert_int_equal(tn_autosave_offer(map, msg, sizeof msg), 2);
+    snprintf(want, sizeof want,
+             "older unsaved edits, never restored: 2 files, %s.N (the newest %s) (R restores %s "
+             "only: rename one to it to restore its edits)",
+             as, older2, as);
+    assert_string_equal(msg, want);
+    remove(older);
+    remove(older2);
+    remove(map);
+    rmdir(dir);
+}
+
 /* The first line of a file, into line. */
 static void first_line(const char *path, char *line, size_t cap)
 {
@@ -1496,6 +1554,7 @@ int main(void)
         cmocka_unit_test(test_file_save_load),
         cmocka_unit_test(test_load_extra_rows),
         cmocka_unit_test(test_autosave_set_aside),
+        cmocka_unit_test(test_autosave_offer),
         cmocka_unit_test(test_save_as_keeps_comments),
         cmocka_unit_test(test_save_keeps_every_comment),
         cmocka_unit_test(test_save_refuses_unwritable_map),

@@ -253,6 +253,14 @@ static int save_map(app *a, const char *path)
             /* The map file now holds these edits: this session's autosave is stale. */
             remove(a->autosave_at);
             a->restore_offered = a->autosave_ours = false;
+            /* older ones set aside beside it stay, and the next start names them */
+            char older[1200];
+            if (tn_autosave_older_note(a->autosave_at, older, sizeof older) > 0) {
+                tn_world_message(a->w,
+                                 "saved %s; older unsaved edits, never restored, are kept: %s",
+                                 path, older);
+                tn_world_set_message_ttl(a->w, 60 * 10);
+            }
         } else if (a->restore_offered && tn_autosave_find(path, autosave_path, sizeof autosave_path,
                                                           aerr, sizeof aerr) == 0) {
             /* Older edits the user never restored are not in the map file. */
@@ -340,19 +348,12 @@ static void request_quit(app *a)
 static void offer_restore(app *a)
 {
     if (!a->opts->map_path) return;
-    char path[1024], err[512];
     a->autosave_ours = false; /* whatever is there, this session did not write it */
-    if (tn_autosave_find(a->opts->map_path, path, sizeof path, err, sizeof err) != 0) return;
-    a->restore_offered = true;
-    /* older ones set aside by earlier sessions: said nowhere else but stdout */
-    int last, older = tn_autosave_older(path, &last);
-    char more[1200] = "";
-    if (older == 1)
-        snprintf(more, sizeof more, " (older unsaved edits: %s.%d)", path, last);
-    else if (older > 1)
-        snprintf(more, sizeof more, " (older unsaved edits: %d files, %s.N)", older, path);
-    tn_world_message(a->w, "%s holds edits that were never saved: press R to restore them%s", path,
-                     more);
+    char msg[TN_WORLD_MSG_MAX];
+    const int offer = tn_autosave_offer(a->opts->map_path, msg, sizeof msg);
+    if (offer == 0) return;
+    a->restore_offered = offer == 1;
+    tn_world_message(a->w, "%s", msg);
     tn_world_set_message_ttl(a->w, 60 * 20);
 }
 

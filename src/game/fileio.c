@@ -1459,6 +1459,47 @@ int tn_autosave_older(const char *path, int *last)
     return n;
 }
 
+int tn_autosave_older_note(const char *path, char *msg, size_t cap)
+{
+    int last, older = tn_autosave_older(path, &last);
+    if (older == 1)
+        snprintf(msg, cap, "%s.%d", path, last);
+    else if (older > 1)
+        snprintf(msg, cap, "%d files, %s.N (the newest %s.%d)", older, path, path, last);
+    else if (cap)
+        msg[0] = '\0';
+    return older;
+}
+
+int tn_autosave_offer(const char *map_path, char *msg, size_t cap)
+{
+    char path[1024], err[512], older[1200];
+    if (cap) msg[0] = '\0';
+    if (!map_path) return 0;
+    if (tn_autosave_find(map_path, path, sizeof path, err, sizeof err) == 0) {
+        if (tn_autosave_older_note(path, older, sizeof older) > 0)
+            snprintf(msg, cap,
+                     "%s holds edits that were never saved: press R to restore them (older "
+                     "unsaved edits: %s)",
+                     path, older);
+        else
+            snprintf(msg, cap, "%s holds edits that were never saved: press R to restore them",
+                     path);
+        return 1;
+    }
+    /* none to restore, but older ones set aside by earlier sessions (a
+     * Ctrl+S after R removed the autosave they were kept beside): R does
+     * not restore them, so they are said, or forgotten with their edits */
+    if (tn_autosave_path_for(map_path, false, path, sizeof path, err, sizeof err) != 0) return 0;
+    const int n = tn_autosave_older_note(path, older, sizeof older);
+    if (n == 0) return 0;
+    snprintf(msg, cap,
+             "older unsaved edits, never restored: %s (R restores %s only: rename %s to it to "
+             "restore %s)",
+             older, path, n == 1 ? "that file" : "one", n == 1 ? "them" : "its edits");
+    return 2;
+}
+
 int tn_autosave_find(const char *map_path, char *out, size_t cap, char *err, size_t errcap)
 {
     char data[1024], derr[512];

@@ -196,6 +196,15 @@ int tn_autosave_find(const char *map_path, char *out, size_t cap, char *err, siz
  * edits of earlier sessions never restored): how many of PATH.1 .. .999
  * exist, the highest of them in *last (0: none). */
 int tn_autosave_older(const char *path, int *last);
+/* The older autosaves beside `path` in words, into msg: "PATH.1", or
+ * "3 files, PATH.N (the newest PATH.7)"; "" for none.  Returns how many. */
+int tn_autosave_older_note(const char *path, char *msg, size_t cap);
+/* What the game says of a map's autosaves when it starts it (into msg):
+ * 1, an autosave R restores ("PATH holds edits that were never saved:
+ * press R to restore them", with the older ones set aside beside it); 2,
+ * none, but older ones set aside by earlier sessions that R does not
+ * restore (how to get them back); 0, none of either (msg ""). */
+int tn_autosave_offer(const char *map_path, char *msg, size_t cap);
 /* Writes the autosave to `path`: 0, or -1 with "PATH: problem" in err. */
 typedef int (*tn_autosave_writer)(void *ctx, const char *path, char *err, size_t cap);
 /* Write the autosave of `map_path` with `write`: at tn_autosave_path_for,
