@@ -846,6 +846,59 @@ static void test_overlay_click_says_so(void **state)
     tn_world_destroy(w);
 }
 
+/* The map picker over the map view as it is: with the HUD collapsed (H)
+ * the view starts under the top bar, and the picker dims all of it and is
+ * centred in it (a playtest: a band of the map where the HUD would be
+ * stayed bright above the dimmed rest, the box centred lower).  At
+ * 1280x720 and at 900x500; its rows are hit where they are drawn. */
+static void test_picker_hud_collapsed(void **state)
+{
+    (void)state;
+    static const char *items[4] = {"a.map", "b.map", "c.map", "d.map"};
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    tn_view v;
+    tn_view_init(&v, w, 0);
+    v.picker_items = items;
+    v.picker_count = 4, v.picker_sel = 0, v.picker_top = 0, v.picker_current = -1;
+    v.hud_hidden = true;
+    gfx_rig k;
+    rig_open(&k);
+    const int sizes[][2] = {{TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H}, {900, 500}};
+    for (int z = 0; z < 2; z++) {
+        tn_ui_set_size(sizes[z][0], sizes[z][1]);
+        SDL_SetRenderDrawColor(k.r, 0, 0, 0, 255);
+        SDL_RenderClear(k.r);
+        tn_ui_picker_draw(&k.g, &v);
+        SDL_RenderPresent(k.r);
+        const uint32_t *px = k.surf->pixels;
+        const int pitch = k.surf->pitch / 4;
+        long bright = 0, out = 0;
+        const int y0 = tn_view_y(&v), y1 = y0 + tn_view_h(&v);
+        assert_int_equal(y0, TN_BAR_H);
+        for (int y = 0; y < TN_FRAME_H; y++)
+            for (int x = 0; x < TN_FRAME_W; x++) {
+                const bool in = x < TN_VIEW_W && y >= y0 && y < y1,
+                           lit = (px[y * pitch + x] & 0xffffffu) != 0;
+                out += !in && lit;
+                bright += in && !lit; /* not dimmed */
+            }
+        if (bright || out)
+            fail_msg("%dx%d, HUD collapsed: %ld px of the map view not dimmed, %ld px outside it",
+                     sizes[z][0], sizes[z][1], bright, out);
+        /* centred: the box's row 0 is hit where drawn, as far from the
+         * view's top as its bottom is from the view's bottom */
+        const int r0 = tn_ui_picker_row_y(&v, 0);
+        assert_int_equal(tn_ui_picker_hit(&v, TN_VIEW_W / 2, r0 + 10), 0);
+        const int box_h = 4 * 24 + 64, box_y = r0 - 48;
+        printf("  %dx%d: view %d..%d, box %d..%d\n", sizes[z][0], sizes[z][1], y0, y1, box_y,
+               box_y + box_h);
+        assert_true(abs((box_y - y0) - (y1 - box_y - box_h)) <= 1);
+    }
+    tn_ui_set_size(TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H);
+    rig_close(&k);
+    tn_world_destroy(w);
+}
+
 /* The map picker stays inside the map view in a small window's frame: at
  * 900x500 its 20 rows made a box 566 px high over a view of 356, running
  * over the HUD, the top bar and the status line, and its last rows and the
@@ -2126,6 +2179,7 @@ int main(void)
         cmocka_unit_test(test_help_hint_own_row),
         cmocka_unit_test(test_picker_more_hint),
         cmocka_unit_test(test_picker_fits_small_frame),
+        cmocka_unit_test(test_picker_hud_collapsed),
         cmocka_unit_test(test_slider_fast_drag_stops_at_room),
         cmocka_unit_test(test_overlay_click_says_so),
         cmocka_unit_test(test_tile_colours),

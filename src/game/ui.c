@@ -1515,18 +1515,20 @@ void tn_ui_picker_scroll(tn_view *v)
     v->picker_top = picker_first(v, rows);
 }
 
-static void picker_box(int n, float *x, float *y, float *h)
+/* The list's box, centred in the map view as it is (taller with the HUD
+ * collapsed: H). */
+static void picker_box(const tn_view *v, float *x, float *y, float *h)
 {
-    int rows = tn_ui_picker_rows(n);
+    const int n = v->picker_count, rows = tn_ui_picker_rows(n);
     *h = (float)(rows * PICK_ROW + 64 + (n > rows ? PICK_HINT : 0));
     *x = (float)(TN_VIEW_W - PICK_W) / 2;
-    *y = (float)TN_VIEW_Y + ((float)TN_VIEW_H - *h) / 2;
+    *y = (float)tn_view_y(v) + ((float)tn_view_h(v) - *h) / 2;
 }
 
 int tn_ui_picker_row_y(const tn_view *v, int r)
 {
     float bx, by, bh;
-    picker_box(v->picker_count, &bx, &by, &bh);
+    picker_box(v, &bx, &by, &bh);
     return (int)(by + 48) + r * PICK_ROW;
 }
 
@@ -1549,7 +1551,7 @@ int tn_ui_picker_hit(const tn_view *v, int x, int y)
 {
     if (v->picker_count <= 0) return -1;
     float bx, by, bh;
-    picker_box(v->picker_count, &bx, &by, &bh);
+    picker_box(v, &bx, &by, &bh);
     if ((float)x < bx || (float)x >= bx + PICK_W) return -1;
     const int rows = tn_ui_picker_rows(v->picker_count);
     int r = (int)floorf(((float)y - by - 48) / PICK_ROW);
@@ -1562,8 +1564,10 @@ void tn_ui_picker_draw(tn_gfx *g, const tn_view *v)
 {
     if (v->picker_count <= 0) return;
     float bx, by, bh;
-    picker_box(v->picker_count, &bx, &by, &bh);
-    tn_gfx_rect(g, 0, TN_VIEW_Y, TN_VIEW_W, TN_VIEW_H, 0x05070ca0u);
+    picker_box(v, &bx, &by, &bh);
+    /* the whole map view dimmed (with the HUD collapsed it starts under the
+     * top bar: a band of the map above the HUD's place stayed bright) */
+    tn_gfx_rect(g, 0, (float)tn_view_y(v), TN_VIEW_W, (float)tn_view_h(v), 0x05070ca0u);
     tn_gfx_rect(g, bx, by, PICK_W, bh, 0x151a26ffu);
     tn_gfx_frame(g, bx, by, PICK_W, bh, 1, TN_COL_PANEL_EDGE);
     tn_gfx_rect(g, bx, by, PICK_W, 3, TN_COL_ACCENT);
