@@ -2153,6 +2153,36 @@ static void test_inspect_removed_unpins(void **state)
     tn_world_destroy(w);
 }
 
+/* Y names the field the flow overlay shows, and shows it: Y to
+ * 8-connected, F off, Y back said "flow field overlay: 4-connected" over a
+ * map with no arrows (a playtest).  Either way Y switches F on and says so
+ * when it was off; with F on the message is as before. */
+static void test_flow8_toggle_shows(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    bool flow8 = false;
+    unsigned ov = TN_OVERLAY_PATH;
+    tn_flow8_toggle(w, &flow8, &ov); /* Y: 8, F was off */
+    assert_true(flow8 && (ov & TN_OVERLAY_FLOW) && (ov & TN_OVERLAY_PATH));
+    assert_string_equal(tn_world_message_text(w),
+                        "flow field overlay: 8-connected - display only: enemies keep the "
+                        "4-connected field (tn_enemy flies edge to edge, no diagonal steps) "
+                        "(overlay on: F hides it)");
+    ov &= ~(unsigned)TN_OVERLAY_FLOW; /* F: off */
+    tn_flow8_toggle(w, &flow8, &ov);  /* Y: 4, shown */
+    assert_false(flow8);
+    assert_true(ov & TN_OVERLAY_FLOW);
+    assert_string_equal(tn_world_message_text(w),
+                        "flow field overlay: 4-connected (overlay on: F hides it)");
+    tn_flow8_toggle(w, &flow8, &ov); /* with F on: no word of it */
+    assert_true(flow8);
+    assert_null(strstr(tn_world_message_text(w), "overlay on"));
+    tn_flow8_toggle(w, &flow8, &ov);
+    assert_string_equal(tn_world_message_text(w), "flow field overlay: 4-connected");
+    tn_world_destroy(w);
+}
+
 /* The flow overlay's 8-connected field follows the map: an edit, and a
  * map switch even when the new map sits where a freed one was with the
  * same revision (two resets in a row alternate between two addresses with
@@ -2247,6 +2277,7 @@ int main(void)
         cmocka_unit_test(test_inspect_singular),
         cmocka_unit_test(test_inspect_character_keys),
         cmocka_unit_test(test_flow8_follows_the_map),
+        cmocka_unit_test(test_flow8_toggle_shows),
         cmocka_unit_test(test_keys_input),
         cmocka_unit_test(test_keys_chord_released),
         cmocka_unit_test(test_undo_key_after_reset),

@@ -732,18 +732,7 @@ static void toggle_heuristic(app *a)
                                    : "the next goto uses it");
 }
 
-static void toggle_flow8(app *a)
-{
-    a->view.flow8 = !a->view.flow8;
-    const tn_map *m = tn_world_map(a->w);
-    const bool none = (long)m->w * m->h > TN_FLOW8_MAX_TILES;
-    tn_world_message(a->w, "flow field overlay: %s-connected%s", a->view.flow8 ? "8" : "4",
-                     !a->view.flow8 ? ""
-                     : none         ? ": none above 512x512 tiles, the 4-connected one is shown"
-                                    : " - display only: enemies keep the 4-connected field "
-                                      "(tn_enemy flies edge to edge, no diagonal steps)");
-    if (a->view.flow8 && !(a->view.overlays & TN_OVERLAY_FLOW)) a->view.overlays |= TN_OVERLAY_FLOW;
-}
+static void toggle_flow8(app *a) { tn_flow8_toggle(a->w, &a->view.flow8, &a->view.overlays); }
 
 /* The 8-connected field, rebuilt when the map changed (only while shown). */
 static void update_flow8(app *a)

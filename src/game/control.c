@@ -1571,3 +1571,18 @@ void tn_chord_key_event(tn_chord_keys *c, char letter, bool down, bool repeat, b
     else if (modifier)
         *held = true; /* (a press without one keeps what it was) */
 }
+
+void tn_flow8_toggle(tn_world *w, bool *flow8, unsigned *overlays)
+{
+    *flow8 = !*flow8;
+    const tn_map *m = tn_world_map(w);
+    const bool none = (long)m->w * m->h > TN_FLOW8_MAX_TILES;
+    const bool was_off = !(*overlays & TN_OVERLAY_FLOW);
+    *overlays |= TN_OVERLAY_FLOW;
+    tn_world_message(w, "flow field overlay: %s-connected%s%s", *flow8 ? "8" : "4",
+                     !*flow8 ? ""
+                     : none  ? ": none above 512x512 tiles, the 4-connected one is shown"
+                             : " - display only: enemies keep the 4-connected field "
+                               "(tn_enemy flies edge to edge, no diagonal steps)",
+                     was_off ? " (overlay on: F hides it)" : "");
+}

@@ -423,6 +423,11 @@ typedef struct tn_flow8_cache {
     uint32_t rev;          /* and the map's revision */
 } tn_flow8_cache;
 const struct tn_flow *tn_flow8_get(tn_flow8_cache *c, const tn_world *w);
+/* Y: the flow overlay's field 4- / 8-connected (*flow8 toggled), said on
+ * the status line; the flow overlay (F) goes on when it is off, so the
+ * field named is the one on screen (Y back to 4-connected with F off said
+ * "4-connected" over no arrows), and the message says that too. */
+void tn_flow8_toggle(tn_world *w, bool *flow8, unsigned *overlays);
 void tn_flow8_free(tn_flow8_cache *c);
 
 #endif
