@@ -1817,7 +1817,7 @@ static void test_playback_control(void **state)
  * one before the edit, which the explored overlay no longer shows.  E
  * replays it and says whose it is; the re-plan's search then replaces it
  * on screen (a playtest: E played the old search as the plan's, with no
- * word of the edit). */
+ * word of the edit).  A replay on screen at the edit says it too. */
 static void test_playback_while_the_plan_waits(void **state)
 {
     (void)state;
@@ -1848,11 +1848,25 @@ static void test_playback_while_the_plan_waits(void **state)
         assert_true(p.active && p.expanded == before);
         /* the step re-plans: the replay on screen is the re-plan's */
         frames_watched(w, &p, &finder, ov, 60, 1);
+        assert_false(p.waits_said);
         tn_bot_info bi = tn_bot_get_info(tn_wbots_character_bot(w));
         assert_int_equal(bi.replans, 1);
         assert_int_equal(p.expanded, bi.expanded);
         assert_true(p.active);
         assert_non_null(strstr(tn_world_message_text(w), "replay: now re-plan 1 (map edited)"));
+        /* a replay already on screen when the edit comes says so once */
+        for (int f = 0; f < 20; f++) tn_world_step(w), tn_playback_watch(&p, &finder, w, ov);
+        assert_true(tn_playback_control(&p, w, &ov, TN_PB_REPLAY));
+        assert_true(tn_succeeded(tn_world_click(w, 20, 30, TN_CLICK_RIGHT, false, NULL)));
+        tn_playback_watch(&p, &finder, w, ov);
+        printf("  planner %d: \"%s\"\n", planner, tn_world_message_text(w));
+        assert_true(strncmp(tn_world_message_text(w),
+                            "replay: the search from before the bot's plan was dropped (map "
+                            "edited); it plans again ",
+                            87) == 0);
+        tn_world_message(w, "-");
+        tn_playback_watch(&p, &finder, w, ov); /* once */
+        assert_string_equal(tn_world_message_text(w), "-");
         tn_path_destroy(finder);
         tn_playback_free(&p);
         tn_world_destroy(w);

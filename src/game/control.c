@@ -1061,6 +1061,17 @@ int tn_playback_watch(tn_playback *p, struct tn_path **finder, tn_world *w, unsi
     int followed = follow_navmesh(p, w, overlays);
     const tn_bot *b = tn_wbots_character_bot(w);
     if (!b) return followed;
+    /* a goto replay on screen whose plan now waits (an edit or a slider
+     * while paused): it goes on showing the old search, and says so once
+     * (an edit that was made says nothing itself) */
+    const char *why, *when;
+    const bool waits = !p->navmesh && tn_wbots_plan_waits(w, &why, &when);
+    if (waits && !p->waits_said && tn_playback_visible(p, overlays))
+        tn_world_message(w,
+                         "replay: the search from before the bot's plan was dropped (%s); it "
+                         "plans again %s and the replay restarts on that search",
+                         why, when);
+    p->waits_said = waits;
     tn_bot_info i = tn_bot_get_info(b);
     if (i.plans == p->plans_seen) return followed;
     p->plans_seen = i.plans;
@@ -1102,7 +1113,7 @@ void tn_playback_forget(tn_playback *p)
 {
     tn_trace_reset(&p->trace);
     p->none = NULL;
-    p->active = p->paused = p->navmesh = p->nav_tool = false;
+    p->active = p->paused = p->navmesh = p->nav_tool = p->waits_said = false;
     p->shown = 0;
     p->expanded = 0;
     p->plans_seen = p->goal_first = 0;

@@ -265,6 +265,7 @@ typedef struct tn_playback {
     uint32_t nav_rev;       /* navmesh search: the mesh revision its triangle ids are of */
     uint32_t nav_plans;     /* ... and the navpath tool's plan it is the search of */
     bool nav_tool;          /* ... which it follows (else it is dropped on a rebuild) */
+    bool waits_said;        /* the plan it shows waits to be made again: said once */
     uint8_t *scratch;       /* per tile / triangle state while drawing (owned) */
     size_t scratch_cap;
 } tn_playback;
