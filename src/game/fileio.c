@@ -1491,7 +1491,15 @@ int tn_autosave_offer(const char *map_path, char *msg, size_t cap)
      * Ctrl+S after R removed the autosave they were kept beside): R does
      * not restore them, so they are said, or forgotten with their edits */
     if (tn_autosave_path_for(map_path, false, path, sizeof path, err, sizeof err) != 0) return 0;
-    const int n = tn_autosave_older_note(path, older, sizeof older);
+    int n = tn_autosave_older_note(path, older, sizeof older);
+    /* and in the other place: ones set aside in the data folder while the
+     * map's folder could not be written (or beside it while it could) */
+    char data[1024];
+    if (n == 0 && tn_autosave_data_path(map_path, false, data, sizeof data, err, sizeof err) == 0 &&
+        strcmp(data, path) != 0) {
+        n = tn_autosave_older_note(data, older, sizeof older);
+        if (n > 0) snprintf(path, sizeof path, "%s", data);
+    }
     if (n == 0) return 0;
     snprintf(msg, cap,
              "older unsaved edits, never restored: %s (R restores %s only: rename %s to it to "
