@@ -513,6 +513,14 @@ static void test_autosave_offer(void **state)
     assert_string_equal(msg, want);
     remove(older);
     remove(older2);
+    /* A review: a directory or a dangling link named MAP.autosave.1 holds
+     * no edits, yet the start named it as older unsaved edits to rename. */
+    assert_int_equal(mkdir(older, 0700), 0);
+    assert_int_equal(symlink("/nonexistent-tilenav-autosave", older2), 0);
+    assert_int_equal(tn_autosave_offer(map, msg, sizeof msg), 0);
+    assert_string_equal(msg, "");
+    rmdir(older);
+    remove(older2);
     /* A review: older ones set aside in the data folder (an earlier session
      * whose map folder could not be written) were never named once that
      * folder could be written again: the start looked beside the map only. */

@@ -1454,7 +1454,9 @@ int tn_autosave_older(const char *path, int *last)
     struct stat st;
     for (int k = 1; k <= 999; k++) {
         snprintf(cand, sizeof cand, "%s.%d", path, k);
-        if (lstat(cand, &st) == 0) n++, *last = k;
+        /* edits only: a directory or a link to nothing there is no autosave
+         * (named as one, the start told the user to rename it to restore) */
+        if (stat(cand, &st) == 0 && S_ISREG(st.st_mode)) n++, *last = k;
     }
     return n;
 }
