@@ -1869,6 +1869,22 @@ static void test_playback_while_the_plan_waits(void **state)
         tn_world_message(w, "-");
         tn_playback_watch(&p, &finder, w, ov); /* once */
         assert_string_equal(tn_world_message_text(w), "-");
+        /* A review: a replay hidden (explored overlay off) at the edit, then
+         * shown again while the plan still waits, never said it (the wait
+         * was taken as said while nothing was on screen to say it of). */
+        frames_watched(w, &p, &finder, ov, 60, 2);
+        assert_int_equal(tn_bot_get_info(tn_wbots_character_bot(w)).replans, 2);
+        assert_false(p.waits_said);
+        const unsigned hidden = ov & ~TN_OVERLAY_EXPLORED;
+        assert_true(tn_succeeded(tn_world_click(w, 50, 30, TN_CLICK_RIGHT, false, NULL)));
+        tn_world_message(w, "-");
+        tn_playback_watch(&p, &finder, w, hidden);
+        assert_string_equal(tn_world_message_text(w), "-"); /* nothing on screen */
+        tn_playback_watch(&p, &finder, w, ov);              /* shown: said now */
+        assert_true(strncmp(tn_world_message_text(w),
+                            "replay: the search from before the bot's plan was dropped (map "
+                            "edited); it plans again ",
+                            87) == 0);
         tn_path_destroy(finder);
         tn_playback_free(&p);
         tn_world_destroy(w);

@@ -1066,12 +1066,15 @@ int tn_playback_watch(tn_playback *p, struct tn_path **finder, tn_world *w, unsi
      * (an edit that was made says nothing itself) */
     const char *why, *when;
     const bool waits = !p->navmesh && tn_wbots_plan_waits(w, &why, &when);
-    if (waits && !p->waits_said && tn_playback_visible(p, overlays))
+    const bool shown = tn_playback_visible(p, overlays);
+    if (waits && !p->waits_said && shown)
         tn_world_message(w,
                          "replay: the search from before the bot's plan was dropped (%s); it "
                          "plans again %s and the replay restarts on that search",
                          why, when);
-    p->waits_said = waits;
+    /* said only once it was on screen to say it of (hidden at the edit,
+     * shown later while the plan still waits: said then) */
+    p->waits_said = waits && (p->waits_said || shown);
     tn_bot_info i = tn_bot_get_info(b);
     if (i.plans == p->plans_seen) return followed;
     p->plans_seen = i.plans;
