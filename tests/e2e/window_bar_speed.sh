@@ -14,10 +14,7 @@ window_begin window_bar_speed "$BUILD"
 
 MAP=$tmp/room.map
 cp tests/data/render_window.map "$MAP"
-(cd "$tmp" && SDL_RENDER_DRIVER=software LSAN_OPTIONS="$GAME_ENV_LSAN" \
-    exec "$GAME" --map "$MAP" --assets "$ROOT/assets" >"$tmp/game.out" 2>"$tmp/game.err") &
-GPID=$!
-wait_window
+start_game
 
 # The status line, y 696..719: BMP rows are stored bottom-up, 1280 px of
 # 3 bytes, no padding: the first 24 rows after the 54-byte header.

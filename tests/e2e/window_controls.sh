@@ -30,12 +30,6 @@ MAP=$tmp/room.map
 cp tests/data/render_window.map "$MAP"
 cp tests/data/render_window.map "$tmp/b.map"
 
-start_game() {
-    (cd "$tmp" && SDL_RENDER_DRIVER=software LSAN_OPTIONS="$GAME_ENV_LSAN" \
-        exec "$GAME" --map "$MAP" --assets "$ROOT/assets" >"$tmp/game.out" 2>"$tmp/game.err") &
-    GPID=$!
-    wait_window
-}
 # Ctrl+S, then wait until the map file's rows equal $2 (a rows file).
 save_and_expect() { # what-for want-rows [map]
     m=${3:-$MAP}

@@ -24,10 +24,7 @@ window_begin window_help_keys "$BUILD"
 
 MAP=$tmp/room.map
 cp tests/data/render_window.map "$MAP"
-(cd "$tmp" && SDL_RENDER_DRIVER=software LSAN_OPTIONS="$GAME_ENV_LSAN" \
-    exec "$GAME" --map "$MAP" --assets "$ROOT/assets" >"$tmp/game.out" 2>"$tmp/game.err") &
-GPID=$!
-wait_window
+start_game
 
 view_rows() { tail -c +$((54 + 24 * 3840 + 1)) "$1" | head -c $((576 * 3840)); }
 sig() { view_rows "$1" | cksum | cut -d' ' -f1; }

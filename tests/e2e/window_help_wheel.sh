@@ -22,10 +22,7 @@ command -v import >/dev/null 2>&1 || skip "ImageMagick's import is not installed
 
 MAP=$tmp/room.map
 cp tests/data/render_window.map "$MAP"
-(cd "$tmp" && SDL_RENDER_DRIVER=software LSAN_OPTIONS="$GAME_ENV_LSAN" \
-    exec "$GAME" --map "$MAP" --assets "$ROOT/assets" >"$tmp/game.out" 2>"$tmp/game.err") &
-GPID=$!
-wait_window
+start_game
 
 W=1024
 H=600

@@ -21,12 +21,7 @@ window_begin window_keys "$BUILD"
 MAP=$tmp/room.map
 cp tests/data/render_window.map "$MAP"
 # From the temporary directory, so F12's screenshot lands there.
-(cd "$tmp" && SDL_RENDER_DRIVER=software \
-    LSAN_OPTIONS="$GAME_ENV_LSAN" \
-    exec "$GAME" --map "$MAP" --assets "$ROOT/assets" >"$tmp/game.out" 2>"$tmp/game.err") &
-GPID=$!
-
-wait_window
+start_game
 
 # R with no autosave offered answered nothing (R is reset in many games):
 # the status line now holds a message (TN_COL_WARN, ui.h) instead of the

@@ -20,29 +20,17 @@ window_begin window_resize_pointer "$BUILD"
 
 MAP=$tmp/room.map
 cp tests/data/render_window.map "$MAP"
-(cd "$tmp" && SDL_RENDER_DRIVER=software LSAN_OPTIONS="$GAME_ENV_LSAN" \
-    exec "$GAME" --map "$MAP" --assets "$ROOT/assets" >"$tmp/game.out" 2>"$tmp/game.err") &
-GPID=$!
-wait_window
+start_game
 
-resize() { # w h: until the window has that size
-    xdotool windowsize "$WID" "$1" "$2"
-    i=0
-    until xdotool getwindowgeometry "$WID" | grep -q "Geometry: $1x$2"; do
-        i=$((i + 1))
-        [ $i -gt 100 ] && fail "the window did not become $1x$2"
-        sleep 0.1
-    done
-}
 view_rows() { tail -c +$((54 + 24 * 3840 + 1)) "$1" | head -c $((576 * 3840)); }
 sig() { view_rows "$1" | cksum | cut -d' ' -f1; }
 
 xdotool key t
-resize 1280 800
+resize_window 1280 800
 X=$(px 24)
 Y=$(py 16)
 xdotool mousemove --window "$WID" "$X" "$Y"
-resize 1280 720
+resize_window 1280 720
 shot # every event so far handled (and what the resize made)
 xdotool click 4
 shot
@@ -66,7 +54,7 @@ sb=$(sig "$B")
 # 1280x800, F12 (the resize's motion handled), dragged to the right end.
 xdotool mousemove --window "$WID" 1150 494
 xdotool mousedown 1
-resize 1280 800
+resize_window 1280 800
 shot
 xdotool mousemove --window "$WID" 1259 494
 xdotool mouseup 1

@@ -16,9 +16,7 @@ cp tests/data/render_window.map "$MAP"
 S=$tmp/config/tilenav/settings
 mkdir -p "$tmp/config/tilenav"
 printf 'window_w 2000\nwindow_h 1200\n' >"$S"
-(cd "$tmp" && SDL_RENDER_DRIVER=software LSAN_OPTIONS="$GAME_ENV_LSAN" \
-    exec "$GAME" --map "$MAP" --assets "$ROOT/assets" >"$tmp/game.out" 2>"$tmp/game.err") &
-GPID=$!
+launch_game
 
 # the game's window once it has left the 1280x720 it opens at (as
 # generous as wait_window: a sanitizer build on a loaded 2-core machine

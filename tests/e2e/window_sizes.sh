@@ -13,19 +13,10 @@ BUILD=${1:-build}
 window_begin window_sizes "$BUILD"
 MAP=$tmp/room.map
 cp tests/data/render_window.map "$MAP"
-(cd "$tmp" && SDL_RENDER_DRIVER=software LSAN_OPTIONS="$GAME_ENV_LSAN" \
-    exec "$GAME" --map "$MAP" --assets "$ROOT/assets" >"$tmp/game.out" 2>"$tmp/game.err") &
-GPID=$!
-wait_window
+start_game
 
-resize() { # w h: until the window has that size
-    xdotool windowsize "$WID" "$1" "$2"
-    i=0
-    until xdotool getwindowgeometry "$WID" | grep -q "Geometry: $1x$2"; do
-        i=$((i + 1))
-        [ $i -gt 100 ] && fail "the window did not become $1x$2"
-        sleep 0.1
-    done
+resize() { # w h: until the window has that size, and the game laid out again
+    resize_window "$1" "$2"
     sleep 1.0 # the game sees the size change and lays out again
 }
 slider_end() { # x y: press at the track's right end

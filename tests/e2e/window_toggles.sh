@@ -29,10 +29,7 @@ window_begin window_toggles "$BUILD"
 
 MAP=$tmp/room.map
 cp tests/data/render_window.map "$MAP"
-(cd "$tmp" && SDL_RENDER_DRIVER=software LSAN_OPTIONS="$GAME_ENV_LSAN" \
-    exec "$GAME" --map "$MAP" --assets "$ROOT/assets" >"$tmp/game.out" 2>"$tmp/game.err") &
-GPID=$!
-wait_window
+start_game
 
 # The rows of the map view, y 120..695: BMP rows are stored bottom-up, 1280
 # px of 3 bytes (B G R), no padding, so they are one run of bytes.

@@ -188,6 +188,30 @@ wait_window() {
     sleep 0.5
 }
 
+# The game on $MAP (software renderer, run from $tmp, where its settings
+# and screenshots land): GPID its pid.  start_game also waits for its
+# window (wait_window: WID).
+launch_game() {
+    (cd "$tmp" && SDL_RENDER_DRIVER=software LSAN_OPTIONS="$GAME_ENV_LSAN" \
+        exec "$GAME" --map "$MAP" --assets "$ROOT/assets" >"$tmp/game.out" 2>"$tmp/game.err") &
+    GPID=$!
+}
+start_game() {
+    launch_game
+    wait_window
+}
+
+# Resize the game's window to w x h and wait until it has that size.
+resize_window() { # w h
+    xdotool windowsize "$WID" "$1" "$2"
+    i=0
+    until xdotool getwindowgeometry "$WID" | grep -q "Geometry: $1x$2"; do
+        i=$((i + 1))
+        [ $i -gt 100 ] && fail "the window did not become $1x$2"
+        sleep 0.1
+    done
+}
+
 # F12 in a 1280x720 window: SHOT = the path of the BMP it wrote, once it
 # is complete (screenshots are written atomically; no subshell: SHOTS
 # counts them), then SHOT_SETTLE seconds more (default 0).
