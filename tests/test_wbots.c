@@ -2828,6 +2828,94 @@ static void test_kept_goto_dropped_when_its_build_fails(void **state)
     assert_false(atomic_load(&gate_timed_out));
     tn_world_destroy(w);
 }
+
+/* A bot of the world that stopped on a graph of another profile than its
+ * body's (626071e: such a re-plan now stops NO_PATH): its plan error. */
+static const char *another_profile(const tn_bot *bot)
+{
+    const tn_error *e = tn_bot_plan_error(bot);
+    return e && strstr(e->msg, "another profile") ? e->msg : NULL;
+}
+
+/* Sliders moved mid-trip in every state the world meets them in: the
+ * character in the air or on the ground, builds on this thread or in the
+ * background (every build "slow"), extra bots of another size sharing
+ * graphs per profile, the graph planner from the start or switched to
+ * from classic after the move; the jump slider and the size sliders.
+ * A re-plan in tn_bot_step on a graph of another profile stops NO_PATH
+ * (626071e): the world sets each bot's graph for its profile before each
+ * step, so no bot ever meets one, and the character arrives (both moves
+ * keep the ledge in reach). */
+static void test_sliders_mid_trip_never_another_profile(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        double value;
+    } moves[] = {{"jump_height", 5.0}, {"char_height", 1.0}};
+    int cases = 0;
+    for (int mv = 0; mv < 2; mv++)
+        for (int bgw = 0; bgw < 4; bgw++)
+            for (int air = 0; air < 2; air++)
+                for (int classic_first = 0; classic_first < 2; classic_first++) {
+                    tn_world *w = world("tests/data/path_ledge4.map");
+                    const int wide = bgw >> 1, bg = bgw & 1; /* 2x2, extra bots 1x2 */
+                    if (bg) {
+                        tn_world_set_clock(w, bg_clock);
+                        tn_world_build_graphs_in_background(w, true);
+                    }
+                    assert_true(tn_succeeded(tn_world_set(w, "bots", 3, NULL)));
+                    if (wide) assert_true(tn_succeeded(tn_world_set(w, "char_width", 2, NULL)));
+                    assert_true(
+                        tn_succeeded(tn_world_set(w, "planner", classic_first ? 0 : 1, NULL)));
+                    tn_world_step(w);
+                    tn_world_set_tool(w, TN_TOOL_GOTO);
+                    assert_true(tn_succeeded(tn_world_click(w, 20, 6, TN_CLICK_LEFT, false, NULL)));
+                    int f = 0;
+                    if (air)
+                        while (f++ < 400 && tn_world_character(w)->on_ground) {
+                            tn_world_prepare(w, 0);
+                            tn_world_step(w);
+                        }
+                    else
+                        for (; f < 3; f++) tn_world_step(w);
+                    assert_true(tn_bot_active(tn_wbots_character_bot(w)));
+                    assert_true(!air || !tn_world_character(w)->on_ground);
+                    tn_error e;
+                    if (tn_failed(tn_world_set(w, moves[mv].name, moves[mv].value, &e)))
+                        fail_msg("%s=%g air %d: %s", moves[mv].name, moves[mv].value, air, e.msg);
+                    if (classic_first)
+                        assert_true(tn_succeeded(tn_world_set(w, "planner", 1, NULL)));
+                    for (; f < 2400 && tn_bot_active(tn_wbots_character_bot(w)); f++) {
+                        tn_world_prepare(w, 0);
+                        tn_world_step(w);
+                        if (bg) /* (the build runs on its thread meanwhile) */
+                            thrd_sleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+                        const char *m = another_profile(tn_wbots_character_bot(w));
+                        for (int i = 0; !m && i < tn_wbots_count(w); i++)
+                            m = another_profile(tn_wbots_bot(w, i));
+                        if (m)
+                            fail_msg("%s=%g bg %d wide %d air %d classic first %d, frame %d: %s",
+                                     moves[mv].name, moves[mv].value, bg, wide, air, classic_first,
+                                     f, m);
+                    }
+                    tn_bot_info i = tn_bot_get_info(tn_wbots_character_bot(w));
+                    if (i.state != TN_BOT_ARRIVED) {
+                        char hud[1024];
+                        tn_world_hud(w, hud, sizeof hud);
+                        fail_msg("%s=%g bg %d wide %d air %d classic first %d: state %d after %d "
+                                 "frames; "
+                                 "builds %d cancelled %d failed %d waiting %d HUD: %s",
+                                 moves[mv].name, moves[mv].value, bg, wide, air, classic_first,
+                                 (int)i.state, f, tn_wbots_builds_started(w),
+                                 tn_wbots_builds_cancelled(w), tn_wbots_builds_failed(w),
+                                 tn_wbots_waiting(w, 0), hud);
+                    }
+                    cases++;
+                    tn_world_destroy(w);
+                }
+    printf("  %d cases: every trip arrived, no bot met a graph of another profile\n", cases);
+}
 #endif
 
 #if !defined(__STDC_NO_THREADS__)
@@ -4520,6 +4608,7 @@ int main(void)
         cmocka_unit_test(test_destroy_during_prepare_repairs),
         cmocka_unit_test(test_background_build_value_moved_on),
         cmocka_unit_test(test_background_build_size_moved_on),
+        cmocka_unit_test(test_sliders_mid_trip_never_another_profile),
         cmocka_unit_test(test_background_build_failure_not_restarted),
         cmocka_unit_test(test_failed_build_time_not_taken_as_fast),
         cmocka_unit_test(test_failed_build_here_not_retried),
