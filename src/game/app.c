@@ -973,10 +973,21 @@ static void key_down(app *a, const SDL_KeyboardEvent *k)
         return;
     }
     if (k->repeat) return;
+    /* F1 and F12 whatever modifiers are held: Ctrl+F1 neither opened nor
+     * closed the help (the Ctrl keys below took it), Shift+F1 and Alt+F1
+     * did; likewise Ctrl+F12 took no picture */
+    if (sym == SDLK_F1) {
+        show_help(a, !a->view.show_help);
+        return;
+    }
+    if (sym == SDLK_F12) {
+        screenshot(a);
+        return;
+    }
     /* over the help only F1 (closes it) and F12 (a picture of it) act: the
      * game waits, as the help says; P, G, Ctrl+Z, Ctrl+R... changed it out
      * of sight (a click there only closes the help, as Esc does) */
-    if (a->view.show_help && sym != SDLK_F1 && sym != SDLK_F12) return;
+    if (a->view.show_help) return;
     if (key_extra(a, sym, ctrl, shift)) return;
     if (ctrl) {
         if (sym == SDLK_s) {
@@ -986,14 +997,6 @@ static void key_down(app *a, const SDL_KeyboardEvent *k)
                 save_map(a, a->opts->map_path); /* it says what it did */
             }
         }
-        return;
-    }
-    if (sym == SDLK_F1) {
-        show_help(a, !a->view.show_help);
-        return;
-    }
-    if (sym == SDLK_F12) {
-        screenshot(a);
         return;
     }
     if (sym >= SDLK_1 && sym <= SDLK_8) {

@@ -4,12 +4,14 @@
 # closes it (window_keys.sh).  The keys did not wait: P, G and ']' pressed
 # over the help switched the path overlay, the planner and the speed
 # behind it, held L panned the camera and Ctrl+Z undid an edit, all out
-# of sight.  Now:
+# of sight.  Ctrl+F1 neither opened nor closed the help (Shift+F1 did).
+# Now:
 #   T, right-click a tile (a block: an unsaved edit), wheel up
-#   right-button down on (21,5) (a stroke: a block), F12, F1
+#   right-button down on (21,5) (a stroke: a block), F12, Ctrl+F1 (opens it)
 #   the pointer dragged to (24,5), released; L held, P, G, ']', Ctrl+Z,
 #   Ctrl+R while the help shows  -> nothing happens (F1 ended the stroke)
-#   F1 (closes it), F12: the map view as before (not panned, the block there)
+#   Ctrl+Shift+F1 (closes it), F12: the map view as before (not panned, the
+#   block there)
 #   X                                                   -> the explored overlay
 #   Esc                                                 -> the edit goes to
 #       MAP.autosave (not undone, not reset); the settings written on
@@ -39,14 +41,16 @@ xdotool mousemove --window "$WID" $(($(px 20) + 32)) "$(py 5)"
 xdotool mousedown 3
 shot
 before=$(sig "$SHOT")
-xdotool key F1
+xdotool key ctrl+F1 # F1 with modifiers too
+shot
+[ "$(sig "$SHOT")" != "$before" ] || fail "Ctrl+F1 did not open the help"
 xdotool mousemove --window "$WID" $(($(px 20) + 4 * 32)) "$(py 5)"
 xdotool mouseup 3
 xdotool keydown l # held I J K L pan the camera, frame by frame
 shot              # (frames pass while the help shows)
 xdotool keyup l
 xdotool key p g bracketright ctrl+z ctrl+r
-xdotool key F1
+xdotool key ctrl+shift+F1
 shot
 [ "$(sig "$SHOT")" = "$before" ] ||
     fail "the map view changed behind the help (held L panned it, a drag painted, or a key undid or reset the edit)"
@@ -64,5 +68,5 @@ row5=$(sed -n '/^tiles/,$p' "$MAP.autosave" | sed -n 7p)
 [ "$(echo "$row5" | cut -c21-22)" = "##" ] || fail "the autosave lacks the blocks at (20,5) and (21,5): $row5"
 [ "$(echo "$row5" | cut -c23-25)" = "..." ] ||
     fail "the stroke dragged over the help painted (22..24,5) behind it: $row5"
-echo "$NAME: ok (a drag, held L, P, G, ']', Ctrl+Z and Ctrl+R over the help did nothing; X after it did)"
+echo "$NAME: ok (Ctrl+F1 opened the help, Ctrl+Shift+F1 closed it; a drag, held L, P, G, ']', Ctrl+Z and Ctrl+R over the help did nothing; X after it did)"
 exit 0
