@@ -27,6 +27,54 @@ static tn_flow *flow_for(const tn_map *m)
     return f;
 }
 
+/* A pool of `capacity` spawning `rate` a second with `spacing`, speeds
+ * drawn from speed_min..speed_max and every enemy on its lane's centre
+ * (offset 0); the other ranges are the defaults. */
+static tn_enemies *lane_pool(int capacity, float rate, float spacing, float speed_min,
+                             float speed_max)
+{
+    tn_enemies_config c = tn_enemies_default_config();
+    c.capacity = capacity;
+    c.spawn_rate = rate;
+    c.spacing = spacing;
+    c.speed_min = speed_min;
+    c.speed_max = speed_max;
+    c.offset_min = c.offset_max = 0.0f;
+    tn_enemies *p = NULL;
+    assert_true(tn_succeeded(tn_enemies_create(&c, NULL, &p, NULL)));
+    return p;
+}
+
+/* One row of 40 tiles: a spawn at the west end, a destination at the east. */
+#define ROW_40                          \
+    "tilenav-map 1\nsize 40 1\ntiles\n" \
+    "S......................................D\n"
+
+/* Steps pool p on ROW_40's field f for 8 s at dt a step, spawning at its
+ * west end; returns the least distance at a step's end between two
+ * enemies (new_only: between one made in that step and any other) and
+ * counts the enemies made in *made. */
+static float least_gap(tn_enemies *p, const tn_flow *f, float dt, bool new_only, long *made)
+{
+    int32_t sp = 0;
+    tn_rng r;
+    tn_rng_seed(&r, 3, 3);
+    float least = INFINITY;
+    *made = 0;
+    for (int i = 0; i < (int)(8.0f / dt); i++) {
+        const long before = p->spawned;
+        assert_int_equal(tn_enemies_step(p, f, &sp, 1, &r, dt, NULL), TN_OK);
+        *made += p->spawned - before;
+        for (int a = 0; a < p->count; a++) {
+            if (new_only && p->e[a].id <= (uint32_t)before) continue; /* made earlier */
+            for (int b = new_only ? 0 : a + 1; b < p->count; b++)
+                if (b != a)
+                    least = fminf(least, hypotf(p->e[a].x - p->e[b].x, p->e[a].y - p->e[b].y));
+        }
+    }
+    return least;
+}
+
 static bool smooth_state(int s, float offset)
 {
     return s == TN_ENEMY_FORWARD || s == TN_ENEMY_TURN_RIGHT || s == TN_ENEMY_TURN_LEFT ||
@@ -245,13 +293,7 @@ static void test_spawner_accumulator_and_pool(void **state)
                             "S......................................D\n"
                             "........................................\n");
     tn_flow *f = flow_for(m);
-    tn_enemies_config c = tn_enemies_default_config();
-    c.capacity = 5;
-    c.spawn_rate = 2.5f;
-    c.speed_min = c.speed_max = 0.2f;
-    c.offset_min = c.offset_max = 0.0f;
-    tn_enemies *p = NULL;
-    assert_true(tn_succeeded(tn_enemies_create(&c, NULL, &p, NULL)));
+    tn_enemies *p = lane_pool(5, 2.5f, 0.0f, 0.2f, 0.2f);
     int32_t sp = 40;
     tn_rng r;
     tn_rng_seed(&r, 9, 9);
@@ -322,14 +364,7 @@ static void test_held_spawn_catch_up(void **state)
     tn_map *m = tu_map_text("tilenav-map 1\nsize 20 1\ntiles\n"
                             "S..................D\n");
     tn_flow *f = flow_for(m);
-    tn_enemies_config c = tn_enemies_default_config();
-    c.capacity = 8;
-    c.spawn_rate = 2.0f;
-    c.spacing = 2.0f;
-    c.speed_min = c.speed_max = 1.0f;
-    c.offset_min = c.offset_max = 0.0f;
-    tn_enemies *p = NULL;
-    assert_true(tn_succeeded(tn_enemies_create(&c, NULL, &p, NULL)));
+    tn_enemies *p = lane_pool(8, 2.0f, 2.0f, 1.0f, 1.0f);
     int32_t sp = 0;
     tn_rng r;
     tn_rng_seed(&r, 3, 3);
@@ -594,35 +629,19 @@ static void test_null_argument_named(void **state)
 static void test_spacing_kept_after_catch_up(void **state)
 {
     (void)state;
-    tn_map *m = tu_map_text("tilenav-map 1\nsize 40 1\ntiles\n"
-                            "S......................................D\n");
+    tn_map *m = tu_map_text(ROW_40);
     tn_flow *f = flow_for(m);
     const float dts[] = {1.0f / 60.0f, 0.1f, 0.25f};
     for (int k = 0; k < 3; k++) {
-        tn_enemies_config c = tn_enemies_default_config();
-        c.capacity = 64;
-        c.spawn_rate = 50.0f;
-        c.spacing = 1.0f;
-        c.speed_min = c.speed_max = 4.0f;
-        c.offset_min = c.offset_max = 0.0f;
-        tn_enemies *p = NULL;
-        assert_true(tn_succeeded(tn_enemies_create(&c, NULL, &p, NULL)));
-        int32_t sp = 0;
-        tn_rng r;
-        tn_rng_seed(&r, 3, 3);
-        float least = INFINITY;
-        for (int i = 0; i < (int)(8.0f / dts[k]); i++) {
-            assert_int_equal(tn_enemies_step(p, f, &sp, 1, &r, dts[k], NULL), TN_OK);
-            for (int a = 0; a < p->count; a++)
-                for (int b = a + 1; b < p->count; b++)
-                    least = fminf(least, fabsf(p->e[a].x - p->e[b].x));
-        }
-        print_message("dt %g: %ld spawned, least gap %g tiles\n", (double)dts[k], p->spawned,
+        tn_enemies *p = lane_pool(64, 50.0f, 1.0f, 4.0f, 4.0f);
+        long made;
+        const float least = least_gap(p, f, dts[k], false, &made);
+        print_message("dt %g: %ld spawned, least gap %g tiles\n", (double)dts[k], made,
                       (double)least);
-        assert_true(p->spawned > 20);
-        assert_true(least >= c.spacing - 1e-4f);
+        assert_true(made > 20);
+        assert_true(least >= p->cfg.spacing - 1e-4f);
         /* and no slack beyond one step's travel */
-        assert_true(least <= c.spacing + 4.0f * dts[k] + 1e-4f);
+        assert_true(least <= p->cfg.spacing + 4.0f * dts[k] + 1e-4f);
         tn_enemies_destroy(p);
     }
     tn_flow_destroy(f);
@@ -637,40 +656,17 @@ static void test_spacing_kept_after_catch_up(void **state)
 static void test_spacing_kept_fast_behind_slow(void **state)
 {
     (void)state;
-    tn_map *m = tu_map_text("tilenav-map 1\nsize 40 1\ntiles\n"
-                            "S......................................D\n");
+    tn_map *m = tu_map_text(ROW_40);
     tn_flow *f = flow_for(m);
     const float dts[] = {1.0f / 60.0f, 0.1f, 0.25f};
     for (int k = 0; k < 3; k++) {
-        tn_enemies_config c = tn_enemies_default_config();
-        c.capacity = 64;
-        c.spawn_rate = 50.0f;
-        c.spacing = 1.0f;
-        c.speed_min = 2.0f;
-        c.speed_max = 8.0f;
-        c.offset_min = c.offset_max = 0.0f;
-        tn_enemies *p = NULL;
-        assert_true(tn_succeeded(tn_enemies_create(&c, NULL, &p, NULL)));
-        int32_t sp = 0;
-        tn_rng r;
-        tn_rng_seed(&r, 3, 3);
-        float least = INFINITY;
-        long made = 0;
-        for (int i = 0; i < (int)(8.0f / dts[k]); i++) {
-            const long before = p->spawned;
-            assert_int_equal(tn_enemies_step(p, f, &sp, 1, &r, dts[k], NULL), TN_OK);
-            made += p->spawned - before;
-            for (int a = 0; a < p->count; a++) {
-                if (p->e[a].id <= (uint32_t)before) continue; /* made in an earlier step */
-                for (int b = 0; b < p->count; b++)
-                    if (b != a)
-                        least = fminf(least, hypotf(p->e[a].x - p->e[b].x, p->e[a].y - p->e[b].y));
-            }
-        }
+        tn_enemies *p = lane_pool(64, 50.0f, 1.0f, 2.0f, 8.0f);
+        long made;
+        const float least = least_gap(p, f, dts[k], true, &made);
         print_message("dt %g: %ld spawned, least gap of a new one %g tiles\n", (double)dts[k], made,
                       (double)least);
         assert_true(made > 20);
-        assert_true(least >= c.spacing - 1e-4f);
+        assert_true(least >= p->cfg.spacing - 1e-4f);
         tn_enemies_destroy(p);
     }
     tn_flow_destroy(f);
