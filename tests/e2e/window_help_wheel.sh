@@ -26,13 +26,7 @@ start_game
 
 W=1024
 H=600
-xdotool windowsize "$WID" $W $H
-i=0
-until xdotool getwindowgeometry "$WID" | grep -q "Geometry: ${W}x$H"; do
-    i=$((i + 1))
-    [ $i -gt 100 ] && fail "the window did not become ${W}x$H"
-    sleep 0.1
-done
+resize_window $W $H
 # the colour of the window's pixel (500, 1), as #RRGGBB
 top_px() { import -window "$WID" -crop 1x1+500+1 -depth 8 txt:- 2>/dev/null | sed -n 's/^0,0: .*\(#[0-9A-Fa-f]\{6\}\).*/\1/p'; }
 until_top() { # want|not colour what: until the pixel is (or is not) the colour
