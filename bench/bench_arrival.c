@@ -11,13 +11,18 @@
  *
  * Prints the arrival rate, the median frames per arrival, a table of
  * failures per jump height and size, and every failure; each failure is
- * written to --out DIR (default $TMPDIR/tilenav-arrival-UID, /tmp when
- * TMPDIR is unset or empty, UID the user's id) as fail_L_K.map (the
- * level, P = the start) and fail_L_K.script (sizes, jump height, goto), to
- * be replayed with
- *   build/tilenav --headless --map DIR/fail_L_K.map --frames N --script DIR/fail_L_K.script
- * DIR must be the user's own: a directory someone else owns, or a symbolic
- * link someone else owns (planted in /tmp), is refused before the run.
+ * written to a folder of this run's own, RUN = run-YYYYMMDD-HHMMSS-PID
+ * (local time; made new, never one already there), inside --out DIR
+ * (default $TMPDIR/tilenav-arrival-UID, /tmp when TMPDIR is unset or
+ * empty, UID the user's id) as fail_L_K.map (the level, P = the start) and
+ * fail_L_K.script (sizes, jump height, goto), to be replayed with
+ *   build/tilenav --headless --map DIR/RUN/fail_L_K.map --frames N --script DIR/RUN/fail_L_K.script
+ * Two runs at once (two checkouts of one user) each write their own
+ * folder: in DIR itself one overwrote the other's failures, and an older
+ * run's were mixed with the new.  A run without failures removes its empty
+ * folder.  DIR must be the user's own: a directory someone else owns, or a
+ * symbolic link someone else owns (planted in /tmp), is refused before the
+ * run.
  * --planner graph: the pairs are those the graph planner (tn_surf) connects,
  * the bot follows graph plans (tn_bot_set_graph), one graph per level.
  * --push PX: each body is pushed PX px sideways once, on the ground, at its
@@ -45,6 +50,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fileio.h"
@@ -149,7 +155,7 @@ static bool graph_reaches(tn_surf *g, const tn_body *b, const tn_phys_params *p,
  * overwrote the file it named) */
 static FILE *open_out(int dirfd, const char *name)
 {
-    int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
+    int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
     if (fd < 0) return NULL;
     FILE *f = fdopen(fd, "wb");
     if (!f) close(fd);
@@ -262,6 +268,35 @@ static int open_out_dir(const char *out)
     return fd;
 }
 
+/* This run's folder inside --out (dir), made new (mkdirat fails on a name
+ * already there, so two runs at once never share one), 0700: its name in
+ * run[] and its descriptor; -1 with a message naming --out. */
+static int open_run_dir(int dir, const char *out, char *run, size_t cap)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    char stamp[32] = "00000000-000000";
+    if (localtime_r(&now, &tm)) strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    int e = 0;
+    for (int n = 1; n <= 100; n++) {
+        if (n == 1)
+            snprintf(run, cap, "run-%s-%ld", stamp, (long)getpid());
+        else
+            snprintf(run, cap, "run-%s-%ld-%d", stamp, (long)getpid(), n);
+        if (mkdirat(dir, run, 0700) == 0) {
+            int fd = openat(dir, run, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+            if (fd >= 0) return fd;
+            e = errno;
+            break;
+        }
+        e = errno;
+        if (e != EEXIST) break;
+    }
+    tn_print_shown(stderr, "arrival: --out %s: cannot create this run's folder %s in it: %s\n", out,
+                   run, strerror(e));
+    return -1;
+}
+
 int bench_arrival(int argc, char **argv)
 {
     int levels = 500, goals = 10, W = 48, H = 28;
@@ -335,8 +370,6 @@ int bench_arrival(int argc, char **argv)
         fprintf(stderr, "arrival: --push-air needs --push PX (not 0)\n");
         return 2;
     }
-    int out_fd = open_out_dir(out);
-    if (out_fd < 0) return 1;
     tn_error err;
     bool write_warned = false;
     tn_map *m = NULL;
@@ -353,6 +386,20 @@ int bench_arrival(int argc, char **argv)
                 (long long)levels * goals);
         return 2;
     }
+    int top_fd = open_out_dir(out);
+    if (top_fd < 0) return 1;
+    char run[64], run_path[4200];
+    int out_fd = open_run_dir(top_fd, out, run, sizeof run);
+    if (out_fd < 0) {
+        close(top_fd);
+        return 1;
+    }
+    {
+        size_t n = strlen(out);
+        while (n > 1 && out[n - 1] == '/') n--;
+        snprintf(run_path, sizeof run_path, "%.*s/%s", (int)n, out, run);
+    }
+    out = run_path; /* what the messages and the failure lines name */
     int *frames = bench_alloc(sizeof(int) * (size_t)levels * (size_t)goals);
     double *fr = bench_alloc(sizeof(double) * (size_t)levels * (size_t)goals);
     int runs = 0, arrived = 0, skipped = 0, replans = 0;
@@ -382,6 +429,7 @@ int bench_arrival(int argc, char **argv)
             double tb = bench_now();
             if (tn_failed(tn_surf_create(m, &prof, NULL, &g, &err))) {
                 fprintf(stderr, "arrival: %s\n", err.msg);
+                unlinkat(top_fd, run, AT_REMOVEDIR); /* (when empty) */
                 return 1;
             }
             build_s += bench_now() - tb;
@@ -484,6 +532,8 @@ int bench_arrival(int argc, char **argv)
     tn_path_destroy(pf);
     tn_map_destroy(m);
     close(out_fd);
+    unlinkat(top_fd, run, AT_REMOVEDIR); /* empty (no failure): not kept */
+    close(top_fd);
     if (graph) return runs && arrived * 1000 >= runs * 999 ? 0 : 1;
     return runs && arrived * 100 >= runs * 99 ? 0 : 1;
 }

@@ -214,7 +214,8 @@ static const struct {
     {"arrival", bench_arrival,
      "arrival [--levels N] [--goals K] [--seed S] [--out DIR] [--size WxH] [--quiet] "
      "[--planner classic|graph] [--push PX [--push-air]]: bot arrival rate on random levels "
-     "(--push: each body pushed PX px once, on the ground or with --push-air in the air)"},
+     "(--push: each body pushed PX px once, on the ground or with --push-air in the air; the "
+     "failures go into a new folder of the run's own in DIR)"},
     {"flow", bench_flow,
      "flow [--reps N] [--edits N] [--size N]: flow-field rebuild and single-edit update times"},
     {"enemies", bench_enemies,

@@ -188,11 +188,12 @@ ln -s "$T/nothing" "$T/dangling" # a link to nothing: mkdir says it exists
 expect 1 "^arrival: --out $T/dangling: No such file or directory \\(a symbolic link to nothing\\?\\)$" \
     $B arrival --levels 1 --goals 1 --out "$T/dangling"
 "$B" arrival --levels 5 --goals 10 --push 60 --planner graph --out /proc >/dev/null 2>"$T/err"
-# /proc of the user's own (root's, outside a user namespace): used, and its
-# writes fail; of another owner: refused
+# /proc of the user's own (root's, outside a user namespace): used, and
+# the run's folder cannot be made there (refused before the run); of
+# another owner: refused
 if [ "$(stat -c %u /proc 2>/dev/null)" = "$(id -u)" ]; then
-    grep -q '^arrival: cannot write a failure into /proc: ' "$T/err" ||
-        bad "arrival --out /proc: an unwritten failure was not said: $(cat "$T/err")"
+    grep -q "^arrival: --out /proc: cannot create this run's folder run-[0-9]\{8\}-[0-9]\{6\}-[0-9]* in it: " "$T/err" ||
+        bad "arrival --out /proc: the run's folder not made was not said: $(cat "$T/err")"
 else
     grep -q '^arrival: --out /proc: is a directory owned by someone else' "$T/err" ||
         bad "arrival --out /proc (another's): not refused: $(cat "$T/err")"
@@ -202,16 +203,19 @@ fi
 # its first user (make bench failed for a CI user after a run as root)
 mkdir "$T/tmpdir"
 TMPDIR="$T/tmpdir" "$B" arrival --levels 1 --goals 1 >"$T/out" 2>"$T/err"
-grep -q "failures in $T/tmpdir/tilenav-arrival-$(id -u)\$" "$T/out" &&
+grep -q "failures in $T/tmpdir/tilenav-arrival-$(id -u)/run-[0-9]\{8\}-[0-9]\{6\}-[0-9]*\$" "$T/out" &&
     [ -d "$T/tmpdir/tilenav-arrival-$(id -u)" ] ||
     bad "arrival's default --out is not the user's own under TMPDIR: $(cat "$T/out" "$T/err")"
+# (that run had no failure: its empty run folder is not kept)
+[ -z "$(ls "$T/tmpdir/tilenav-arrival-$(id -u)")" ] ||
+    bad "arrival kept an empty run folder: $(ls "$T/tmpdir/tilenav-arrival-$(id -u)")"
 # --out itself as a symbolic link someone else planted (the default is in
 # /tmp) or a directory someone else owns is refused before the run (the
 # failures went where the link led); a link of the user's own is followed
 mkdir "$T/mine"
 ln -s "$T/mine" "$T/ownlink"
 "$B" arrival --levels 5 --goals 10 --push 60 --planner graph --out "$T/ownlink" >/dev/null 2>"$T/err"
-[ -n "$(ls "$T/mine")" ] ||
+[ -n "$(ls "$T/mine"/run-*)" ] ||
     bad "arrival --out through the user's own link wrote no failure: $(cat "$T/err")"
 if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1; then # another owner needs root
     mkdir "$T/theirs" "$T/lured"
@@ -236,7 +240,8 @@ expect 2 "^genmap: --kind is given twice \(give it once\)$" $gen --kind platform
 expect 2 "^genmap: --blocks is for --kind blocks" $B genmap --kind platformer --size 16 --blocks 5
 for f in g1.map g2.map; do [ -e "$T/$f" ] && bad "genmap wrote $f"; done
 # arrival never writes a failure through a link planted in --out (the
-# default is in /tmp): the file the link names is kept, the run says why
+# default is in /tmp): the file the link names is kept, the failures go
+# into the run's own new folder (0700: none can be planted there)
 mkdir "$T/arr"
 echo precious >"$T/victim"
 for L in 0 1 2 3 4; do
@@ -246,9 +251,35 @@ for L in 0 1 2 3 4; do
     done
 done
 "$B" arrival --levels 5 --goals 10 --push 60 --planner graph --out "$T/arr" >/dev/null 2>"$T/err"
-grep -q "^arrival: cannot write a failure into $T/arr: Too many levels of symbolic links$" "$T/err" ||
-    bad "arrival into planted links: $(cat "$T/err")"
+[ -z "$(cat "$T/err")" ] && [ -n "$(ls "$T/arr"/run-*/fail_*.script)" ] ||
+    bad "arrival beside planted links: $(cat "$T/err")"
 [ "$(cat "$T/victim")" = precious ] || bad "arrival wrote a failure through a planted link"
+# two runs of one user at once (two checkouts, the same default --out)
+# write their failures into folders of their own: in --out itself one
+# overwrote the other's fail_L_K files and an older run's were mixed in
+mkdir "$T/two"
+"$B" arrival --levels 5 --goals 10 --push 60 --seed 1 --out "$T/two" >"$T/two1" 2>&1 &
+p1=$!
+"$B" arrival --levels 5 --goals 10 --push 60 --seed 2 --out "$T/two" >"$T/two2" 2>&1 &
+p2=$!
+wait $p1
+wait $p2
+d1=$(sed -n '1s/.*failures in //p' "$T/two1")
+d2=$(sed -n '1s/.*failures in //p' "$T/two2")
+[ "$d1" != "$d2" ] || bad "two arrival runs at once share the folder $d1"
+for r in 1 2; do
+    d=$(sed -n '1s/.*failures in //p' "$T/two$r")
+    n=$(grep -c ' FAIL ' "$T/two$r")
+    [ "$n" -gt 0 ] && [ "$(ls "$d" | wc -l)" -eq $((2 * n)) ] ||
+        bad "arrival run $r: $n failures but $(ls "$d" | wc -l) files in $d: $(ls "$d" | tr '\n' ' ')"
+    sed -n 's/.* FAIL .* (\([0-9]*,[0-9]*\))->(\([0-9]*,[0-9]*\)).*\[\(.*\)\.map\]$/\1 \2 \3/p' \
+        "$T/two$r" >"$T/fails$r"
+    [ "$(wc -l <"$T/fails$r")" -eq "$n" ] || bad "arrival run $r: unread FAIL lines"
+    while read -r from to f; do
+        grep -q "^# start ($from) goal ($to)" "$f.script" ||
+            bad "arrival run $r: $f.script is not its failure ($from)->($to): $(sed -n 2p "$f.script")"
+    done <"$T/fails$r"
+done
 # a file name's control bytes are shown as \xNN, as the game shows them,
 # never sent raw to the terminal (an ESC in a name recoloured it)
 esc=$(printf 'x\033[31my.map')
