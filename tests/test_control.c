@@ -26,6 +26,7 @@
 #include "tn_rng.h"
 #include "tn_wagents.h"
 #include "tn_wbots.h"
+#include "tn_wenemies.h"
 #include "tn_wnav.h"
 
 static bool same_map(const tn_map *a, const tn_map *b)
@@ -2038,6 +2039,69 @@ static void test_inspect_waiting_bot(void **state)
     tn_world_destroy(w);
 }
 
+/* A card pinned to an enemy by its spawn number keeps showing that enemy
+ * past 2^32 spawns: the 32-bit number wrapped (an enemy #0, then a second
+ * #1 beside the first, whose card then showed the new one), and numbers
+ * from 2^31 on were cast to a negative int.  The HUD and JSON say the
+ * spawned count whole. */
+static void test_inspect_enemy_past_2_32(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    tn_error e;
+    tn_world_set(w, "spawn_rate", 10, &e);
+    tn_enemies *p = tn_wenemies_of(w)->pool;
+    for (int i = 0; i < 600 && p->spawned < 3; i++) tn_world_step(w);
+    for (int i = 0; i < 60; i++) tn_world_step(w); /* #1 flies off its spawn tile */
+    const tn_enemy *one = NULL;
+    for (int i = 0; i < p->count; i++)
+        if (p->e[i].id == 1) one = &p->e[i];
+    assert_non_null(one);
+    char want[64], buf[1024];
+    snprintf(want, sizeof want, "tile       %d,%d ->", one->tx, one->ty);
+    /* the counters as after 2^32 spawns, all but these reached */
+    const int64_t delta = ((int64_t)1 << 32) - p->spawned;
+    p->spawned += delta;
+    p->reached += delta;
+    const int64_t base = p->spawned;
+    for (int i = 0; i < 600 && p->spawned < base + 3; i++) tn_world_step(w);
+    assert_true(p->spawned >= base + 3);
+    one = NULL;
+    const tn_enemy *late = NULL;
+    for (int i = 0; i < p->count; i++) {
+        for (int j = i + 1; j < p->count; j++)
+            if (p->e[i].id == p->e[j].id)
+                fail_msg("two enemies #%llu", (unsigned long long)p->e[i].id);
+        if (p->e[i].id == 1) one = &p->e[i];
+        if (p->e[i].id > UINT32_MAX && (!late || p->e[i].id < late->id)) late = &p->e[i];
+    }
+    assert_non_null(one); /* (still flying: the demo map's paths are long) */
+    snprintf(want, sizeof want, "tile       %d,%d ->", one->tx, one->ty);
+    assert_true(tn_inspect_text(w, TN_INSPECT_ENEMY, 1, buf, sizeof buf));
+    if (strncmp(buf, "enemy #1\n", 9) != 0 || !strstr(buf, want))
+        fail_msg("the card pinned to #1 (%s): %s", want, buf);
+    assert_non_null(late);
+    assert_true(late->id == ((uint64_t)1 << 32) + 1);
+    int kind;
+    int64_t index;
+    const float T = (float)TN_TILE_PX;
+    assert_true(tn_inspect_pick(w, late->x * T, late->y * T, 1, &kind, &index));
+    assert_int_equal(kind, TN_INSPECT_ENEMY);
+    assert_true(index == (int64_t)late->id);
+    assert_true(tn_inspect_text(w, kind, index, buf, sizeof buf));
+    if (strncmp(buf, "enemy #4294967297\n", 18) != 0) fail_msg("card: %s", buf);
+    float box[4];
+    assert_true(tn_inspect_box(w, kind, index, box));
+    char json[8192], hud[512];
+    tn_world_json(w, json, sizeof json);
+    snprintf(want, sizeof want, "\"spawned\":%lld,", (long long)p->spawned);
+    if (!strstr(json, want)) fail_msg("JSON without %s", want);
+    tn_world_hud(w, hud, sizeof hud);
+    snprintf(want, sizeof want, "%lld spawned", (long long)p->spawned);
+    if (!strstr(hud, want)) fail_msg("HUD without %s: %s", want, hud);
+    tn_world_destroy(w);
+}
+
 static void test_inspect(void **state)
 {
     (void)state;
@@ -2048,7 +2112,8 @@ static void test_inspect(void **state)
     tn_world_set(w, "spawn_rate", 10, &e);
     for (int i = 0; i < 120; i++) tn_world_step(w);
     char buf[1024];
-    int kind, index;
+    int kind;
+    int64_t index;
     float cx, cy;
     tn_world_character_center(w, &cx, &cy);
     assert_true(tn_inspect_pick(w, cx, cy, 4, &kind, &index));
@@ -2118,7 +2183,7 @@ static void test_inspect_removed_unpins(void **state)
     tn_world_set(w, "bots", 2, &e);
     tn_world_set(w, "wanderers", 3, &e);
     for (int i = 0; i < 30; i++) tn_world_step(w);
-    int bot = 1, wan = 2, none = 0;
+    int64_t bot = 1, wan = 2, none = 0;
     const uint32_t sb = tn_inspect_serial(w, TN_INSPECT_BOT, bot);
     const uint32_t sw = tn_inspect_serial(w, TN_INSPECT_WANDERER, wan);
     assert_true(sb > 0 && sw > 0);
@@ -2132,7 +2197,7 @@ static void test_inspect_removed_unpins(void **state)
     tn_world_step(w);
     assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_BOT, &bot, sb));
     assert_string_equal(tn_world_message_text(w), "inspect: bot 2 was removed: its card is closed");
-    int first = 0;
+    int64_t first = 0;
     assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_BOT, &first,
                                           tn_inspect_serial(w, TN_INSPECT_BOT, 0)));
     tn_world_set(w, "wanderers", 2, &e);
@@ -2164,7 +2229,7 @@ static void test_inspect_removed_unpins(void **state)
      * when one has no room left: the last takes the removed one's slot) is
      * followed; the one removed is gone */
     tn_wagents *ag = (tn_wagents *)tn_wagents_of(w);
-    int last = ag->nwanderers - 1, moved = last, removed = 0;
+    int64_t last = ag->nwanderers - 1, moved = last, removed = 0;
     const uint32_t s_last = tn_inspect_serial(w, TN_INSPECT_WANDERER, last);
     const uint32_t s_removed = tn_inspect_serial(w, TN_INSPECT_WANDERER, removed);
     ag->nwanderers--;
@@ -2304,6 +2369,7 @@ int main(void)
         cmocka_unit_test(test_playback_while_the_plan_waits),
         cmocka_unit_test(test_playback_speed_said),
         cmocka_unit_test(test_inspect),
+        cmocka_unit_test(test_inspect_enemy_past_2_32),
         cmocka_unit_test(test_inspect_removed_unpins),
         cmocka_unit_test(test_inspect_waiting_bot),
         cmocka_unit_test(test_inspect_singular),

@@ -62,11 +62,11 @@ static float least_gap(tn_enemies *p, const tn_flow *f, float dt, bool new_only,
     float least = INFINITY;
     *made = 0;
     for (int i = 0; i < (int)(8.0f / dt); i++) {
-        const long before = p->spawned;
+        const int64_t before = p->spawned;
         assert_int_equal(tn_enemies_step(p, f, &sp, 1, &r, dt, NULL), TN_OK);
-        *made += p->spawned - before;
+        *made += (long)(p->spawned - before);
         for (int a = 0; a < p->count; a++) {
-            if (new_only && p->e[a].id <= (uint32_t)before) continue; /* made earlier */
+            if (new_only && p->e[a].id <= (uint64_t)before) continue; /* made earlier */
             for (int b = new_only ? 0 : a + 1; b < p->count; b++)
                 if (b != a)
                     least = fminf(least, hypotf(p->e[a].x - p->e[b].x, p->e[a].y - p->e[b].y));
@@ -673,6 +673,34 @@ static void test_spacing_kept_fast_behind_slow(void **state)
     tn_map_destroy(m);
 }
 
+/* Spawn numbers go on past 2^32: a 32-bit id wrapped there (the next
+ * enemy was #0, then #1 again beside an enemy #1 still flying), so a card
+ * pinned by its number could show another enemy. */
+static void test_ids_past_2_32(void **state)
+{
+    (void)state;
+    tn_map *m = tu_map_text(ROW_40);
+    tn_flow *f = flow_for(m);
+    tn_enemies *p = lane_pool(8, 1.0f, 0.0f, 0.2f, 0.2f);
+    tn_rng r;
+    tn_rng_seed(&r, 4, 4);
+    assert_int_equal(tn_enemies_spawn_at(p, f, 0, 0, &r, NULL), TN_OK);
+    assert_true(p->e[0].id == 1);
+    p->spawned = (int64_t)UINT32_MAX - 1; /* (the counters as after that many) */
+    p->reached = p->spawned - 1;
+    for (int k = 0; k < 3; k++) assert_int_equal(tn_enemies_spawn_at(p, f, 0, 0, &r, NULL), TN_OK);
+    const uint64_t want[4] = {1, UINT32_MAX, (uint64_t)UINT32_MAX + 1, (uint64_t)UINT32_MAX + 2};
+    assert_int_equal(p->count, 4);
+    for (int i = 0; i < 4; i++)
+        if (p->e[i].id != want[i])
+            fail_msg("enemy %d: id %llu, not %llu", i, (unsigned long long)p->e[i].id,
+                     (unsigned long long)want[i]);
+    assert_true(p->spawned == (int64_t)UINT32_MAX + 2);
+    tn_enemies_destroy(p);
+    tn_flow_destroy(f);
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -689,6 +717,7 @@ int main(void)
         cmocka_unit_test(test_memory_counted),
         cmocka_unit_test(test_create_null_config),
         cmocka_unit_test(test_null_argument_named),
+        cmocka_unit_test(test_ids_past_2_32),
     };
     return cmocka_run_group_tests_name("enemy", tests, NULL, NULL);
 }

@@ -712,7 +712,8 @@ static void inspect_at(app *a, int sx, int sy)
 {
     tn_camera c = tn_camera_make(a->w, &a->view);
     float wx = ((float)sx - (float)c.ox) / c.scale, wy = ((float)sy - (float)c.oy) / c.scale;
-    int kind, index; /* the status line says what was pinned, or that nothing was */
+    int kind; /* the status line says what was pinned, or that nothing was */
+    int64_t index;
     tn_inspect_click(a->w, wx, wy, 10.0f / c.scale + 4.0f, &kind, &index);
     a->view.inspect_kind = kind;
     a->view.inspect_index = index;

@@ -5,6 +5,8 @@
 
 #include <errno.h>
 #include <float.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1177,7 +1179,7 @@ static float d2(float ax, float ay, float bx, float by)
     return (ax - bx) * (ax - bx) + (ay - by) * (ay - by);
 }
 
-bool tn_inspect_pick(const tn_world *w, float x, float y, float r, int *kind, int *index)
+bool tn_inspect_pick(const tn_world *w, float x, float y, float r, int *kind, int64_t *index)
 {
     const float T = (float)TN_TILE_PX;
     float best = r * r;
@@ -1207,7 +1209,7 @@ bool tn_inspect_pick(const tn_world *w, float x, float y, float r, int *kind, in
     if (we && we->pool)
         for (int i = 0; i < we->pool->count; i++) {
             const tn_enemy *e = &we->pool->e[i];
-            TRY(e->x * T, e->y * T, TN_INSPECT_ENEMY, (int)e->id);
+            TRY(e->x * T, e->y * T, TN_INSPECT_ENEMY, (int64_t)e->id);
         }
     const tn_wagents *ag = tn_wagents_of(w);
     if (ag) {
@@ -1276,11 +1278,15 @@ static int bot_lines(const tn_bot *b, char *buf, size_t cap)
                     jump, i.replans, i.plan_reason[0] ? i.plan_reason : "-", last);
 }
 
-bool tn_inspect_box(const tn_world *w, int kind, int index, float box[4])
+/* A bot's or wanderer's index as a slot number; -1 out of int's range. */
+static int slot_of(int64_t index) { return index >= 0 && index <= INT_MAX ? (int)index : -1; }
+
+bool tn_inspect_box(const tn_world *w, int kind, int64_t index, float box[4])
 {
     const float T = (float)TN_TILE_PX;
+    const int slot = slot_of(index);
     const tn_body *b = kind == TN_INSPECT_CHARACTER ? tn_world_character(w)
-                       : kind == TN_INSPECT_BOT     ? tn_wbots_body(w, index)
+                       : kind == TN_INSPECT_BOT     ? tn_wbots_body(w, slot)
                                                     : NULL;
     float cx = 0, cy = 0, r = 0.5f * T;
     if (b) {
@@ -1293,7 +1299,7 @@ bool tn_inspect_box(const tn_world *w, int kind, int index, float box[4])
     bool found = false;
     if (kind == TN_INSPECT_ENEMY)
         for (int i = 0; we && we->pool && i < we->pool->count; i++)
-            if ((int)we->pool->e[i].id == index) {
+            if ((int64_t)we->pool->e[i].id == index) {
                 cx = we->pool->e[i].x * T, cy = we->pool->e[i].y * T;
                 found = true;
             }
@@ -1301,8 +1307,8 @@ bool tn_inspect_box(const tn_world *w, int kind, int index, float box[4])
         cx = ag->companion.x, cy = ag->companion.y;
         found = true;
     }
-    if (kind == TN_INSPECT_WANDERER && ag && index >= 0 && index < ag->nwanderers) {
-        cx = ag->wanderers[index].x, cy = ag->wanderers[index].y;
+    if (kind == TN_INSPECT_WANDERER && ag && slot >= 0 && slot < ag->nwanderers) {
+        cx = ag->wanderers[slot].x, cy = ag->wanderers[slot].y;
         found = true;
     }
     if (!found) return false;
@@ -1310,16 +1316,17 @@ bool tn_inspect_box(const tn_world *w, int kind, int index, float box[4])
     return true;
 }
 
-uint32_t tn_inspect_serial(const tn_world *w, int kind, int index)
+uint32_t tn_inspect_serial(const tn_world *w, int kind, int64_t index)
 {
     const tn_wagents *ag = tn_wagents_of(w);
-    if (kind == TN_INSPECT_BOT) return tn_wbots_serial(w, index);
-    if (kind == TN_INSPECT_WANDERER && ag && index >= 0 && index < ag->nwanderers)
-        return ag->wid[index];
+    const int slot = slot_of(index);
+    if (kind == TN_INSPECT_BOT) return tn_wbots_serial(w, slot);
+    if (kind == TN_INSPECT_WANDERER && ag && slot >= 0 && slot < ag->nwanderers)
+        return ag->wid[slot];
     return 0;
 }
 
-bool tn_inspect_unpin_removed(tn_world *w, int kind, int *index, uint32_t serial)
+bool tn_inspect_unpin_removed(tn_world *w, int kind, int64_t *index, uint32_t serial)
 {
     if (kind != TN_INSPECT_BOT && kind != TN_INSPECT_WANDERER) return false;
     if (serial && tn_inspect_serial(w, kind, *index) == serial) return false;
@@ -1331,13 +1338,14 @@ bool tn_inspect_unpin_removed(tn_world *w, int kind, int *index, uint32_t serial
                 return false;
             }
     tn_world_message(w, "inspect: %s %d was removed: its card is closed",
-                     kind == TN_INSPECT_BOT ? "bot" : "wanderer", *index + 1);
+                     kind == TN_INSPECT_BOT ? "bot" : "wanderer", slot_of(*index) + 1);
     return true;
 }
 
-bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t cap)
+bool tn_inspect_text(const tn_world *w, int kind, int64_t index, char *buf, size_t cap)
 {
     const float T = (float)TN_TILE_PX;
+    const int slot = slot_of(index);
     int n = 0;
     switch (kind) {
     case TN_INSPECT_CHARACTER: {
@@ -1356,15 +1364,15 @@ bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t c
         return true;
     }
     case TN_INSPECT_BOT: {
-        const tn_body *body = tn_wbots_body(w, index);
-        const tn_bot *b = tn_wbots_bot(w, index);
+        const tn_body *body = tn_wbots_body(w, slot);
+        const tn_bot *b = tn_wbots_bot(w, slot);
         if (!body || !b) {
-            snprintf(buf, cap, "bot %d\n(removed)", index + 1);
+            snprintf(buf, cap, "bot %d\n(removed)", slot + 1);
             return true;
         }
         int tx, ty;
         tn_body_tile(body, tn_world_phys(w), &tx, &ty);
-        n = snprintf(buf, cap, "bot %d\ntile       %d,%d\n", index + 1, tx, ty);
+        n = snprintf(buf, cap, "bot %d\ntile       %d,%d\n", slot + 1, tx, ty);
         if ((size_t)n < cap) bot_lines(b, buf + n, cap - (size_t)n);
         return true;
     }
@@ -1372,13 +1380,15 @@ bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t c
         const tn_wenemies *we = tn_wenemies_of(w);
         const tn_enemy *e = NULL;
         for (int i = 0; we && we->pool && i < we->pool->count; i++)
-            if ((int)we->pool->e[i].id == index) e = &we->pool->e[i];
+            if ((int64_t)we->pool->e[i].id == index) e = &we->pool->e[i];
         if (!e) {
-            snprintf(buf, cap, "enemy #%d\n(gone: it reached a destination or was crushed)", index);
+            snprintf(buf, cap,
+                     "enemy #%" PRId64 "\n(gone: it reached a destination or was crushed)", index);
             return true;
         }
         snprintf(buf, cap,
-                 "enemy #%d\nstate      %s\ntile       %d,%d -> %d,%d\nspeed      %.2f tiles/s\n"
+                 "enemy #%" PRId64
+                 "\nstate      %s\ntile       %d,%d -> %d,%d\nspeed      %.2f tiles/s\n"
                  "lane       %+.2f tiles\nscale      %.2fx (its drawn size)",
                  index, enemy_state(e->state), e->tx, e->ty, e->nx, e->ny, (double)e->speed,
                  (double)e->offset, (double)e->scale);
@@ -1402,11 +1412,11 @@ bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t c
     }
     case TN_INSPECT_WANDERER: {
         const tn_wagents *ag = tn_wagents_of(w);
-        if (!ag || index >= ag->nwanderers) {
-            snprintf(buf, cap, "wanderer %d\n(removed)", index + 1);
+        if (!ag || slot < 0 || slot >= ag->nwanderers) {
+            snprintf(buf, cap, "wanderer %d\n(removed)", slot + 1);
             return true;
         }
-        const tn_wanderer *v = &ag->wanderers[index];
+        const tn_wanderer *v = &ag->wanderers[slot];
         float dist = sqrtf(d2(v->x, v->y, v->tx, v->ty)) / T;
         char wp[48] = "none yet (its first step draws it)"; /* (new, the world paused) */
         if (v->waypoints > 0)
@@ -1416,10 +1426,9 @@ bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t c
                  "wanderer %d\nat         %.1f,%.1f tiles\nheading    %.0f deg\n"
                  "waypoint   %s\ntarget     %.1f,%.1f (%.1f tiles away)\n"
                  "bias       %.2f\nsmoothness %.2f\nwaypoints  %ld picked",
-                 index + 1, (double)(v->x / T), (double)(v->y / T),
-                 (double)(v->heading * 57.29578f), wp, (double)(v->tx / T), (double)(v->ty / T),
-                 (double)dist, (double)ag->wparams.bias, (double)ag->wparams.smoothness,
-                 v->waypoints);
+                 slot + 1, (double)(v->x / T), (double)(v->y / T), (double)(v->heading * 57.29578f),
+                 wp, (double)(v->tx / T), (double)(v->ty / T), (double)dist,
+                 (double)ag->wparams.bias, (double)ag->wparams.smoothness, v->waypoints);
         return true;
     }
     default: return false;
@@ -1510,7 +1519,7 @@ int tn_map_list(const char *current, const char *const *extra, int nextra, char 
     return n;
 }
 
-bool tn_inspect_click(tn_world *w, float x, float y, float r, int *kind, int *index)
+bool tn_inspect_click(tn_world *w, float x, float y, float r, int *kind, int64_t *index)
 {
     char card[1024];
     if (tn_inspect_pick(w, x, y, r, kind, index) &&

@@ -382,24 +382,25 @@ int tn_map_list(const char *current, const char *const *extra, int nextra, char 
 
 /* ---- inspect ------------------------------------------------------------
  * kind: TN_INSPECT_* (ui.h numbering: 1 character, 2 bot, 3 enemy, 4
- * companion, 5 wanderer); index: the bot / wanderer index, the enemy's id. */
+ * companion, 5 wanderer); index: the bot / wanderer index, the enemy's id
+ * (64-bit: tn_enemy's, which never wraps). */
 /* The agent nearest world pixel (x, y) within r px. */
-bool tn_inspect_pick(const tn_world *w, float x, float y, float r, int *kind, int *index);
+bool tn_inspect_pick(const tn_world *w, float x, float y, float r, int *kind, int64_t *index);
 /* Its box in world pixels (x0, y0, x1, y1: the body, or a tile around an
  * enemy's, the companion's or a wanderer's centre), so that its card can
  * be put off it.  false: no such agent (removed, gone). */
-bool tn_inspect_box(const tn_world *w, int kind, int index, float box[4]);
+bool tn_inspect_box(const tn_world *w, int kind, int64_t index, float box[4]);
 /* Its card: a title line, then "field value" lines.  false: no such agent. */
-bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t cap);
+bool tn_inspect_text(const tn_world *w, int kind, int64_t index, char *buf, size_t cap);
 /* A Ctrl+click at world pixel (x, y): pins the card of the agent within r
  * px (*kind, *index; true) or unpins (*kind = TN_INSPECT_NONE; false).
  * Either way the world's message says which, so an older one (a failed
  * click's "no agent there") never stays beside a pinned card. */
-bool tn_inspect_click(tn_world *w, float x, float y, float r, int *kind, int *index);
+bool tn_inspect_click(tn_world *w, float x, float y, float r, int *kind, int64_t *index);
 /* The agent's spawn number, which a pin keeps beside its index (a bot's
  * or a wanderer's, from 1; 0 for no such agent and for the other kinds,
  * whose index is already that agent's for good: an enemy's is its id). */
-uint32_t tn_inspect_serial(const tn_world *w, int kind, int index);
+uint32_t tn_inspect_serial(const tn_world *w, int kind, int64_t index);
 /* Per frame: true when the pinned bot's or wanderer's agent (`serial`:
  * tn_inspect_serial's when it was pinned) is gone (the world's message
  * says its card is closed; the caller unpins).  A slot of the same index
@@ -407,7 +408,7 @@ uint32_t tn_inspect_serial(const tn_world *w, int kind, int index);
  * this ran) is not it: its card would have shown the new one.  A wanderer
  * moved to another slot (a removal moves the last one into the removed
  * one's) is followed: *index is its slot now. */
-bool tn_inspect_unpin_removed(tn_world *w, int kind, int *index, uint32_t serial);
+bool tn_inspect_unpin_removed(tn_world *w, int kind, int64_t *index, uint32_t serial);
 
 /* ---- the flow overlay's 8-connected field -----------------------------------
  * Display only (the enemies keep the world's 4-connected field): made for

@@ -264,8 +264,10 @@ typedef struct tn_view {
     float cam_x, cam_y;
     /* the pinned inspect card: agent kind (TN_INSPECT_*), index and the
      * agent's spawn number (tn_inspect_serial: a bot or wanderer made
-     * again in the same slot is another) */
-    int inspect_kind, inspect_index;
+     * again in the same slot is another); an enemy's index is its spawn
+     * number, 64-bit as tn_enemy's id */
+    int inspect_kind;
+    int64_t inspect_index;
     uint32_t inspect_serial;
     /* settings the front end keeps (shown in the panel / HUD) */
     bool fast_heuristic, flow8;

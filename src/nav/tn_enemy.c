@@ -302,7 +302,7 @@ static void init_enemy(tn_enemies *s, tn_enemy *e, const tn_flow *f, int x, int 
     e->ty = y;
     e->x = (float)x + 0.5f;
     e->y = (float)y + 0.5f;
-    e->id = (uint32_t)(s->spawned + 1);
+    e->id = (uint64_t)s->spawned + 1;
     replan(e, f);
     place(e);
 }
@@ -430,7 +430,7 @@ tn_status tn_enemies_step(tn_enemies *s, const tn_flow *f, const int32_t *spawns
     while (s->accum >= 1.0) {
         if (s->count >= s->cfg.capacity || made >= s->cfg.capacity) { /* the rest: skipped */
             double due = floor(s->accum);
-            s->skipped += due < 1e15 ? (long)due : (long)1e15;
+            s->skipped += due < 1e15 ? (int64_t)due : (int64_t)1e15;
             s->accum -= due;
             break;
         }

@@ -98,7 +98,9 @@ typedef struct tn_enemy {
     int32_t nx, ny; /* the tile it enters next (when moving) */
     uint8_t state;  /* tn_enemy_state */
     uint8_t dir;    /* direction of travel, TN_DIR_N..W */
-    uint32_t id;    /* spawn serial number, from 1 */
+    uint64_t id;    /* spawn serial number, from 1 (64-bit: never wraps; a 32-bit one
+                       wrapped after 2^32 spawns, giving two alive enemies one
+                       number) */
 } tn_enemy;
 
 typedef struct tn_enemies_config {
@@ -118,8 +120,8 @@ typedef struct tn_enemies {
     tn_enemy *e; /* e[0..count) alive */
     int count;
     tn_enemies_config cfg;
-    double accum; /* spawn accumulator, in enemies */
-    long spawned, reached, skipped, crushed;
+    double accum;                               /* spawn accumulator, in enemies */
+    int64_t spawned, reached, skipped, crushed; /* (64-bit where long is 32) */
     tn_allocator alloc;
 } tn_enemies;
 

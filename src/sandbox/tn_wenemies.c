@@ -3,6 +3,7 @@
 #include "tn_world_impl.h"
 #include "tn_wparts.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -255,8 +256,8 @@ int tn_wenemies_json(const tn_world *w, char *buf, size_t cap)
     if (!s) return 0;
     const tn_enemies *p = s->pool;
     return snprintf(buf, cap,
-                    ",\"enemies\":{\"alive\":%d,\"spawned\":%ld,\"reached\":%ld,"
-                    "\"skipped\":%ld}",
+                    ",\"enemies\":{\"alive\":%d,\"spawned\":%" PRId64 ",\"reached\":%" PRId64
+                    ",\"skipped\":%" PRId64 "}",
                     p->count, p->spawned, p->reached, p->skipped);
 }
 
@@ -267,13 +268,14 @@ int tn_wenemies_hud(const tn_world *w, char *buf, size_t cap)
     const tn_enemies *p = s->pool;
     char extra[96] = "";
     if (p->skipped || p->crushed)
-        snprintf(extra, sizeof extra, ", %ld skipped (pool full), %ld crushed", p->skipped,
-                 p->crushed);
+        snprintf(extra, sizeof extra, ", %" PRId64 " skipped (pool full), %" PRId64 " crushed",
+                 p->skipped, p->crushed);
     const char *idle = s->nspawns == 0  ? " (idle: no spawn point)"
                        : s->ndests == 0 ? " (idle: no destination)"
                                         : "";
-    return snprintf(buf, cap, "enemies: %d alive, %ld spawned, %ld reached%s, %.1f/s%s", p->count,
-                    p->spawned, p->reached, extra, (double)p->cfg.spawn_rate, idle);
+    return snprintf(buf, cap,
+                    "enemies: %d alive, %" PRId64 " spawned, %" PRId64 " reached%s, %.1f/s%s",
+                    p->count, p->spawned, p->reached, extra, (double)p->cfg.spawn_rate, idle);
 }
 
 /* ---- drawing ---- */
@@ -408,7 +410,8 @@ tn_status tn_wenemies_check(const tn_world *w, tn_error *err)
                             p->cfg.capacity);
     if (p->spawned != p->count + p->reached + p->crushed)
         return tn_error_set(err, bad, 0, 0,
-                            "enemies: spawned %ld != alive %d + reached %ld + crushed %ld",
+                            "enemies: spawned %" PRId64 " != alive %d + reached %" PRId64
+                            " + crushed %" PRId64,
                             p->spawned, p->count, p->reached, p->crushed);
     /* Marks and kinds match the map; the distances are a BFS certificate:
      * 0 on destinations, else 1 + the smallest open neighbour, and FAR
@@ -445,16 +448,16 @@ tn_status tn_wenemies_check(const tn_world *w, tn_error *err)
     for (int i = 0; i < p->count; i++) {
         const tn_enemy *e = &p->e[i];
         if (!isfinite(e->x) || !isfinite(e->y) || !isfinite(e->heading))
-            return tn_error_set(err, bad, 0, 0, "enemy %u: position is not finite", e->id);
+            return tn_error_set(err, bad, 0, 0, "enemy %" PRIu64 ": position is not finite", e->id);
         if (tn_map_tile(m, e->tx, e->ty) == TN_TILE_BLOCK)
-            return tn_error_set(err, bad, 0, 0, "enemy %u: its tile (%d,%d) is a block", e->id,
-                                e->tx, e->ty);
+            return tn_error_set(err, bad, 0, 0, "enemy %" PRIu64 ": its tile (%d,%d) is a block",
+                                e->id, e->tx, e->ty);
         const float eps = 1e-3f;
         if (e->x < (float)e->tx - eps || e->x > (float)e->tx + 1 + eps ||
             e->y < (float)e->ty - eps || e->y > (float)e->ty + 1 + eps)
             return tn_error_set(err, bad, 0, 0,
-                                "enemy %u at (%.3f,%.3f) is outside its tile (%d,%d)", e->id,
-                                (double)e->x, (double)e->y, e->tx, e->ty);
+                                "enemy %" PRIu64 " at (%.3f,%.3f) is outside its tile (%d,%d)",
+                                e->id, (double)e->x, (double)e->y, e->tx, e->ty);
     }
     return TN_OK;
 }
