@@ -655,6 +655,101 @@ static void test_query_fit_after_growth(void **state)
     tn_map_destroy(m);
 }
 
+/* The plans of a query object equal tn_surf_find's on n random pairs. */
+static void query_object_as_find(tn_surf *g, tn_surf_query *qo, tn_rng *r, int n)
+{
+    const int nn = tn_surf_node_count(g);
+    for (int i = 0; i < n; i++) {
+        int s = (int)tn_rng_below(r, (uint32_t)nn), goal = (int)tn_rng_below(r, (uint32_t)nn);
+        int row, j;
+        tn_surf_node_pos(g, goal, &row, &j);
+        tn_surf_stats sa, sb;
+        tn_status x = tn_surf_find(g, s, j / 6, row - 1, NULL, 0, NULL, &sa, NULL);
+        tn_status y = tn_surf_query_find(qo, s, j / 6, row - 1, NULL, 0, NULL, &sb, NULL);
+        assert_int_equal(x, y);
+        assert_memory_equal(&sa, &sb, sizeof sa);
+    }
+}
+
+/* A query object that cannot grow (each of its allocations refused in
+ * turn) stays as it was: the same tn_surf_query_memory and blocks held,
+ * and once the edit that outgrew it is undone it answers as tn_surf_find
+ * without allocating; a grow that then succeeds fits it again.  It freed
+ * its old arrays first, so its memory dropped and the next query on the
+ * graph it fitted allocated (a library review). */
+static void test_query_fit_out_of_memory(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(40, 20, NULL, &m, NULL)));
+    for (int x = 0; x < 40; x++) tn_map_set_tile(m, x, 19, TN_TILE_BLOCK, NULL);
+    for (int x = 6; x < 34; x += 9) tn_map_set_tile(m, x, 12, TN_TILE_BLOCK, NULL);
+    tn_phys_params p = tn_phys_default(4.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 1, &p);
+    tn_surf *g = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+    fail_nth f = {0, 0, 0, 0};
+    tn_allocator a = {fail_alloc, fail_free, &f};
+    const int before = tn_surf_node_count(g);
+    tn_rng r;
+    tn_rng_seed(&r, 11, 11);
+    long refused = 0;
+    for (int shortcuts = 0; shortcuts < 2; shortcuts++) {
+        /* made for the small graph (with its shortcuts in round 1) */
+        if (shortcuts) assert_true(tn_succeeded(tn_surf_build_shortcuts(g, 0, NULL)));
+        tn_surf_query *qo = NULL;
+        assert_true(tn_succeeded(tn_surf_query_create(g, &a, &qo, NULL)));
+        const size_t mem0 = tn_surf_query_memory(qo);
+        const long live0 = atomic_load(&f.live);
+        for (long k = 1;; k++) {
+            /* outgrown: new one-way platforms (and the shortcuts' scratch) */
+            for (int y = 4; y < 18; y += 3)
+                for (int x = 2; x < 38; x += 4) tn_map_set_tile(m, x, y, TN_TILE_ONEWAY, NULL);
+            assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
+            assert_true(tn_surf_node_count(g) > before + before / 8);
+            if (shortcuts) assert_true(tn_succeeded(tn_surf_build_shortcuts(g, 0, NULL)));
+            atomic_store(&f.n, 0);
+            f.k = k;
+            tn_error e = {0};
+            tn_status st = tn_surf_query_fit(qo, &e);
+            const long asked = atomic_load(&f.n);
+            f.k = 0;
+            if (asked < k) { /* nothing refused: it grew */
+                assert_int_equal(st, TN_OK);
+                assert_true(tn_surf_query_memory(qo) > mem0);
+                query_object_as_find(g, qo, &r, 50);
+                break;
+            }
+            refused++;
+            assert_true(tn_failed(st) && (st & TN_OUT_OF_MEMORY));
+            assert_non_null(strstr(e.msg, "tn_surf_query_fit"));
+            assert_int_equal(tn_surf_query_memory(qo), mem0);
+            assert_int_equal(atomic_load(&f.live), live0);
+            /* the edit undone: the graph it fitted, queries allocate nothing */
+            for (int y = 4; y < 18; y += 3)
+                for (int x = 2; x < 38; x += 4) tn_map_set_tile(m, x, y, TN_TILE_EMPTY, NULL);
+            assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
+            assert_int_equal(tn_surf_node_count(g), before);
+            if (shortcuts) assert_true(tn_succeeded(tn_surf_build_shortcuts(g, 0, NULL)));
+            atomic_store(&f.n, 0);
+            query_object_as_find(g, qo, &r, 50);
+            assert_int_equal(tn_surf_query_memory(qo), mem0);
+            assert_int_equal(atomic_load(&f.live), live0);
+            if (!shortcuts) assert_int_equal(atomic_load(&f.n), 0);
+        }
+        /* back to the small graph for the next round */
+        for (int y = 4; y < 18; y += 3)
+            for (int x = 2; x < 38; x += 4) tn_map_set_tile(m, x, y, TN_TILE_EMPTY, NULL);
+        assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
+        tn_surf_query_destroy(qo);
+        assert_int_equal(atomic_load(&f.live), 0);
+    }
+    printf("  %ld refused grows left the query object as it was\n", refused);
+    assert_true(refused >= 10);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
 /* Goals the query refuses on test_bad_input's map: in a block, outside
  * the map, and a start that is no node. */
 static void find_refusals(tn_surf *g, int start)
@@ -4701,6 +4796,7 @@ int main(void)
         cmocka_unit_test(test_api_small_print),
         cmocka_unit_test(test_no_allocation_per_query),
         cmocka_unit_test(test_query_fit_after_growth),
+        cmocka_unit_test(test_query_fit_out_of_memory),
         cmocka_unit_test(test_edges_replay),
         cmocka_unit_test(test_demo_map_has_no_traps),
         cmocka_unit_test(test_out_of_memory),

@@ -656,7 +656,10 @@ tn_status tn_surf_find_end(tn_surf *g, tn_surf_leg *out, int cap, int *count, tn
  *    (it keeps 1/16 more), after shortcuts or labels are built, or once
  *    the graph is left without its query index (OUT OF MEMORY: the
  *    reference search's state), the next query grows it once (FAILURE |
- *    OUT_OF_MEMORY with a message when it cannot; nothing else changes).
+ *    OUT_OF_MEMORY with a message when it cannot; nothing else changes:
+ *    the object keeps the arrays it had, its tn_surf_query_memory too,
+ *    and answers again once the graph fits them (an edit undone) or a
+ *    later grow succeeds; tested).
  *  - tn_surf_query_fit: that growth now, for the graph as it is (TN_OK
  *    and no allocation when the object fits): a caller that edits, syncs
  *    or rebuilds the graph off the frame calls it there, so that queries

@@ -2609,67 +2609,83 @@ static void qobj_free_surfs(tn_surf_query *q)
  * search's too when `ref`): they grow only when the graph has more nodes
  * or surfaces than they hold (with room for 1/16 more), and the shortcut
  * scratch follows the query index's revision.  Nothing is allocated when
- * they fit. */
+ * they fit.  All new arrays are made (in t) before any old one is freed:
+ * out of memory frees what was made and leaves q as it was (its arrays,
+ * capacities and tn_surf_query_memory), still fit for the graph it fitted
+ * before (an edit undone, the queries go on without allocating). */
 static tn_status query_fit(tn_surf_query *q, bool ref, const char *what, tn_error *err)
 {
     const tn_surf *g = q->g;
     const tn_allocator *a = &q->alloc;
     const size_t nn = (size_t)g->nnodes + 1, ns = (size_t)g->nsurf + 1;
+    const bool grow_n = nn > q->ncap || (ref && !q->ref), grow_s = ns > q->scap;
+    const bool new_ch = !q->chs_made || q->chs_rev != g->index_rev;
+    tn_surf_query t; /* the new arrays, until all are made */
+    memset(&t, 0, sizeof t);
+    t.alloc = q->alloc;
     bool ok = true;
-    if (nn > q->ncap || (ref && !q->ref)) {
-        const bool r = ref || q->ref;
-        const size_t cap = nn > q->ncap ? nn + nn / 16 : q->ncap;
-        qobj_free_nodes(q);
-        q->gcost = alloc_unzeroed(a, cap, sizeof(int32_t));
-        q->parent = alloc_unzeroed(a, cap, sizeof(int32_t));
-        q->pedge = alloc_unzeroed(a, cap, sizeof(int32_t));
-        q->order = alloc_unzeroed(a, cap, sizeof(int32_t));
-        q->qn = tn_alloc_array(a, cap, sizeof(qnode)); /* stamps: zeroed */
-        q->qh = alloc_unzeroed(a, cap, sizeof(qheap));
-        ok = q->gcost && q->parent && q->pedge && q->order && q->qn && q->qh;
-        if (r) {
-            q->heap = alloc_unzeroed(a, cap, sizeof(int32_t));
-            q->hpos = alloc_unzeroed(a, cap, sizeof(int32_t));
-            q->tmp = alloc_unzeroed(a, cap, sizeof(int32_t));
-            q->stamp = tn_alloc_array(a, cap, sizeof(uint32_t));
-            ok = ok && q->heap && q->hpos && q->tmp && q->stamp;
+    const bool r = ref || q->ref;
+    const size_t ncap = nn > q->ncap ? nn + nn / 16 : q->ncap, scap = ns + ns / 16;
+    if (grow_n) {
+        t.gcost = alloc_unzeroed(a, ncap, sizeof(int32_t));
+        t.parent = alloc_unzeroed(a, ncap, sizeof(int32_t));
+        t.pedge = alloc_unzeroed(a, ncap, sizeof(int32_t));
+        t.order = alloc_unzeroed(a, ncap, sizeof(int32_t));
+        t.qn = tn_alloc_array(a, ncap, sizeof(qnode)); /* stamps: zeroed */
+        t.qh = alloc_unzeroed(a, ncap, sizeof(qheap));
+        ok = t.gcost && t.parent && t.pedge && t.order && t.qn && t.qh;
+        if (ok && r) {
+            t.heap = alloc_unzeroed(a, ncap, sizeof(int32_t));
+            t.hpos = alloc_unzeroed(a, ncap, sizeof(int32_t));
+            t.tmp = alloc_unzeroed(a, ncap, sizeof(int32_t));
+            t.stamp = tn_alloc_array(a, ncap, sizeof(uint32_t));
+            ok = t.heap && t.hpos && t.tmp && t.stamp;
         }
-        if (ok)
-            q->ncap = q->qn_cap = cap, q->ref = r;
-        else
-            qobj_free_nodes(q);
     }
-    if (ok && ns > q->scap) {
-        const size_t cap = ns + ns / 16;
+    if (ok && grow_s) {
+        t.sd = alloc_unzeroed(a, scap, sizeof(int32_t));
+        t.sheap = alloc_unzeroed(a, scap, sizeof(int32_t));
+        t.shpos = alloc_unzeroed(a, scap, sizeof(int32_t));
+        t.squeue = alloc_unzeroed(a, scap, sizeof(int32_t));
+        t.sseen = tn_alloc_array(a, scap, sizeof(uint32_t)); /* stamps: zeroed */
+        t.sdone = tn_alloc_array(a, scap, sizeof(uint32_t));
+        t.sreach = tn_alloc_array(a, scap, sizeof(uint32_t));
+        ok = t.sd && t.sheap && t.shpos && t.squeue && t.sseen && t.sdone && t.sreach;
+    }
+    if (ok && new_ch) ok = ch_scratch_fit(&t, g); /* (t.chs NULL: nothing to free) */
+    if (!ok) {                                    /* q untouched */
+        qobj_free_nodes(&t);
+        qobj_free_surfs(&t);
+        ch_scratch_free(&t);
+        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
+                            "surf: out of memory for the query object's search state in "
+                            "tn_surf_query_%s (a graph of "
+                            "%d nodes, %d surfaces)",
+                            what, g->nnodes, g->nsurf);
+    }
+    if (grow_n) {
+        qobj_free_nodes(q);
+        q->gcost = t.gcost, q->parent = t.parent, q->pedge = t.pedge, q->order = t.order;
+        q->heap = t.heap, q->hpos = t.hpos, q->tmp = t.tmp, q->stamp = t.stamp;
+        q->qn = t.qn, q->qh = t.qh;
+        q->ncap = q->qn_cap = ncap, q->ref = r;
+    }
+    if (grow_s) {
         qobj_free_surfs(q);
-        q->sd = alloc_unzeroed(a, cap, sizeof(int32_t));
-        q->sheap = alloc_unzeroed(a, cap, sizeof(int32_t));
-        q->shpos = alloc_unzeroed(a, cap, sizeof(int32_t));
-        q->squeue = alloc_unzeroed(a, cap, sizeof(int32_t));
-        q->sseen = tn_alloc_array(a, cap, sizeof(uint32_t)); /* stamps: zeroed */
-        q->sdone = tn_alloc_array(a, cap, sizeof(uint32_t));
-        q->sreach = tn_alloc_array(a, cap, sizeof(uint32_t));
-        ok = q->sd && q->sheap && q->shpos && q->squeue && q->sseen && q->sdone && q->sreach;
-        if (ok)
-            q->scap = cap;
-        else
-            qobj_free_surfs(q);
+        q->sd = t.sd, q->sheap = t.sheap, q->shpos = t.shpos, q->squeue = t.squeue;
+        q->sseen = t.sseen, q->sdone = t.sdone, q->sreach = t.sreach;
+        q->scap = scap;
     }
-    if (ok && (!q->chs_made || q->chs_rev != g->index_rev)) {
-        ok = ch_scratch_fit(q, g);
-        q->chs_made = ok;
+    if (new_ch) {
+        ch_scratch_free(q);
+        q->chs = t.chs, q->chs_mem = t.chs_mem;
+        q->chs_made = true;
         q->chs_rev = g->index_rev;
     }
     q->mem = sizeof *q + q->chs_mem +
              q->ncap * (4 * sizeof(int32_t) + sizeof(qnode) + sizeof(qheap) +
                         (q->ref ? 3 * sizeof(int32_t) + sizeof(uint32_t) : 0)) +
              q->scap * (4 * sizeof(int32_t) + 3 * sizeof(uint32_t));
-    if (!ok)
-        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
-                            "surf: out of memory for the query object's search state in "
-                            "tn_surf_query_%s (a graph of "
-                            "%d nodes, %d surfaces)",
-                            what, g->nnodes, g->nsurf);
     return TN_OK;
 }
 
