@@ -3780,6 +3780,155 @@ static void test_landmarks_cover_one_way_parts(void **state)
     assert_true(bounded * 100 >= pairs * 97);
 }
 
+/* Graph g's landmarks: min(want, nodes) of them, all different, each at
+ * cost 0 from and to itself; g's memory is the allocator's (lc). */
+static void assert_landmarks_distinct(const tn_surf *g, int want, const live_count *lc)
+{
+    const int nn = tn_surf_node_count(g), K = tn_surf_landmark_count(g);
+    assert_int_equal(K, want < nn ? want : nn);
+    for (int k = 0; k < K; k++) {
+        const int n = tn_surf_landmark_node(g, k);
+        assert_true(n >= 0 && n < nn);
+        assert_int_equal(tn_surf_landmark_cost(g, k, n, false), 0);
+        assert_int_equal(tn_surf_landmark_cost(g, k, n, true), 0);
+        for (int i = 0; i < k; i++) assert_int_not_equal(tn_surf_landmark_node(g, i), n);
+    }
+    assert_int_equal(tn_surf_memory(g), lc->live);
+}
+
+/* Four closed rooms (parts that reach none of the others), each a floor
+ * with a shelf too high to jump to (it only falls) and a one-way
+ * platform: about 1,000 nodes. */
+static tn_map *rooms_map(void)
+{
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(60, 40, NULL, &m, NULL)));
+    for (int y = 0; y < 40; y++)
+        for (int x = 0; x < 60; x++)
+            if (x == 0 || x == 29 || x == 30 || x == 59 || y == 0 || y == 19 || y == 20 || y == 39)
+                tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
+    for (int room = 0; room < 4; room++) {
+        const int x0 = 1 + 30 * (room % 2), y0 = 1 + 20 * (room / 2);
+        for (int x = x0 + 1; x < x0 + 9; x++) tn_map_set_tile(m, x, y0 + 5, TN_TILE_BLOCK, NULL);
+        for (int x = x0 + 14; x < x0 + 22; x++)
+            tn_map_set_tile(m, x, y0 + 14, TN_TILE_ONEWAY, NULL);
+    }
+    return m;
+}
+
+/* Landmarks are distinct nodes.  The farthest-first choice counted a node
+ * a landmark does not reach either way as at cost 0 from it, so once the
+ * landmarks had touched every part (four rooms, 8 or 16 landmarks) every
+ * node scored 0 and the last landmark was chosen again, its tables copies
+ * (a library review).
+ * Asked for more than the graph has nodes, it gets one per node (the
+ * count and tn_surf_memory say so).  Plans stay the reference search's,
+ * also after an edit (the tables updated). */
+static void test_landmarks_distinct(void **state)
+{
+    (void)state;
+    live_count lc = {0};
+    tn_allocator la = {live_alloc, live_free, &lc};
+    const tn_surf_profile prof = profile_1x2(4.0f);
+    tn_rng r;
+    tn_rng_seed(&r, 21, 21);
+    for (int lv = 0; lv < 4; lv++) {
+        tn_rng lr;
+        tn_map *m = lv == 0 ? rooms_map() : oom_level(40 + 8 * lv, 28, 900 + (uint64_t)lv, &lr);
+        tn_surf *g = NULL;
+        assert_true(tn_succeeded(tn_surf_create(m, &prof, &la, &g, NULL)));
+        const int nn = tn_surf_node_count(g);
+        printf("  level %d: %d nodes\n", lv, nn);
+        assert_true(nn >= 600 && nn <= 3000);
+        for (int want = 8; want <= 16; want += 8) {
+            tn_surf_set_landmarks(g, want);
+            assert_landmarks_distinct(g, want, &lc);
+            assert_int_equal(answers_as_reference(g, &r, 300), 300);
+            if (lv == 0) { /* every room has landmarks */
+                int in[4] = {0, 0, 0, 0};
+                for (int k = 0; k < want; k++) {
+                    int row, j;
+                    tn_surf_node_pos(g, tn_surf_landmark_node(g, k), &row, &j);
+                    in[(j / 6 > 30) + 2 * (row > 20)]++;
+                }
+                for (int i = 0; i < 4; i++) assert_true(in[i] >= 1);
+            }
+        }
+        /* an edit: the same landmarks, updated, still distinct */
+        const int y = lv == 0 ? 10 : 20;
+        tn_map_set_tile(
+            m, 20, y, tn_map_tile(m, 20, y) == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY, NULL);
+        assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
+        assert_landmarks_distinct(g, 16, &lc);
+        assert_int_equal(answers_as_reference(g, &r, 300), 300);
+        tn_surf_destroy(g);
+        tn_map_destroy(m);
+    }
+    /* fewer nodes than landmarks: a short floor in a box */
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(5, 5, NULL, &m, NULL)));
+    for (int y = 0; y < 5; y++)
+        for (int x = 0; x < 5; x++)
+            if (x == 0 || x == 4 || y == 0 || y == 4) tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
+    tn_surf *g = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, &la, &g, NULL)));
+    const int nn = tn_surf_node_count(g);
+    printf("  a 3-tile floor: %d nodes\n", nn);
+    assert_true(nn > 1 && nn < 16);
+    tn_surf_set_landmarks(g, nn);
+    assert_landmarks_distinct(g, nn, &lc);
+    const size_t mem = tn_surf_memory(g);
+    tn_surf_set_landmarks(g, 16);
+    assert_landmarks_distinct(g, 16, &lc); /* (nn of them) */
+    assert_int_equal(tn_surf_memory(g), mem);
+    assert_int_equal(answers_as_reference(g, &r, 100), 100);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+    assert_int_equal(lc.live, 0);
+    /* saved with a landmark twice (as built until then): landmark 1 made
+     * landmark 0's copy, node and columns, which the proof passes; the
+     * load chooses the landmarks again */
+    static const int combo[5] = {1, 2, 4, 0, 0};
+    tn_surf_profile eprof;
+    g = edit_level(40, 24, combo, &r, &m, &eprof);
+    const int K = 4;
+    tn_surf_set_landmarks(g, K);
+    size_t n;
+    unsigned char *b = save_graph(g, &n);
+    const size_t ns = le32(b + 72), nv = le32(b + 76), nb = ((size_t)K + 1) / 2;
+    const size_t at = n - 8 - nv * nb - 4 * ns * 2 * K - 4 * (size_t)K - 4;
+    assert_int_equal(le32(b + at), (uint32_t)K);
+    unsigned char *nodes = b + at + 4, *first = nodes + 4 * K, *steps = first + 4 * ns * 2 * K;
+    memcpy(nodes + 4, nodes, 4);
+    for (size_t t = 0; t < ns; t++)
+        for (int f = 0; f < 2 * K; f += K) {
+            unsigned char *c = first + 4 * (t * 2 * K + (size_t)f);
+            memcpy(c + 4, c, 4);
+        }
+    for (size_t v = 0; v < nv; v++)
+        for (int f = 0; f < 2 * K; f += K) {
+            unsigned char *p = steps + v * nb;
+            const unsigned c = (p[f / 4] >> (2 * (f % 4))) & 3u, f2 = (unsigned)f + 1;
+            p[f2 / 4] =
+                (unsigned char)((p[f2 / 4] & ~(3u << (2 * (f2 % 4)))) | c << (2 * (f2 % 4)));
+        }
+    reseal(b, n);
+    tn_surf *l = NULL;
+    tn_error e;
+    if (tn_failed(tn_surf_load(m, &eprof, b, n, "twice.tnsurf", &la, &l, &e)))
+        fail_msg("load: %s", e.msg);
+    int rec;
+    tn_surf_landmark_counts(l, NULL, &rec);
+    assert_int_equal(rec, 2 * K); /* searched again */
+    assert_landmarks_distinct(l, K, &lc);
+    assert_int_equal(answers_as_reference(l, &r, 200), 200);
+    tn_surf_destroy(l);
+    free(b);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+    assert_int_equal(lc.live, 0);
+}
+
 /* The query shortcuts (tn_surf_build_shortcuts) against the reference
  * search: random levels as test_find_equals_reference, cores of 1 key (a
  * contraction hierarchy almost to the top), 8, 64 and the default (on
@@ -4788,6 +4937,7 @@ int main(void)
         cmocka_unit_test(test_query_objects),
         cmocka_unit_test(test_query_gen_wrap),
         cmocka_unit_test(test_landmarks_cover_one_way_parts),
+        cmocka_unit_test(test_landmarks_distinct),
         cmocka_unit_test(test_shortcuts_equal_reference),
         cmocka_unit_test(test_shortcuts_out_of_memory),
         cmocka_unit_test(test_shortcuts_no_edges),

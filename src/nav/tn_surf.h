@@ -440,7 +440,9 @@ void tn_surf_destroy(tn_surf *g);
  * checksum, see tn_surf_io.c) hold what the searches made: edges, input
  * runs, footprints; and the landmark setting and tables, which a load
  * proves exact in one pass over the arcs instead of searching them again
- * (the landmarks' nodes are taken as saved).  tn_surf_load makes the graph again from them and map m
+ * (the landmarks' nodes are taken as saved; a node saved twice, as builds
+ * before 2026-12-07 could, makes the load choose them again).
+ * tn_surf_load makes the graph again from them and map m
  * (surfaces, node arrays, the query index, as a build makes them): the same
  * graph as tn_surf_create on that map, edge for edge, ready for queries and
  * edits.  m must have the terrain the graph was saved with and prof the
@@ -704,7 +706,12 @@ uint32_t tn_surf_query_serial(const tn_surf_query *q);
  * the choice.  Costs k Dijkstra searches each way now and on every
  * (re)build; answers do not change, only the search effort (tests, tuning).
  * Any k < 0 counts as -1 (the default), k > 16 as 16
- * (tn_surf_landmark_count tells what the graph has).  The query index is made again: out of memory
+ * (tn_surf_landmark_count tells what the graph has).  The landmarks are
+ * distinct nodes, so a graph of fewer nodes than k gets one per node
+ * (the count, the tables and tn_surf_memory are for those; the heuristic
+ * stays admissible: each table holds its landmark's exact costs); on a
+ * graph whose parts do not reach one another they are spread over the
+ * parts (tested).  The query index is made again: out of memory
  * leaves the graph without it (tn_surf_has_query_index false, 0
  * landmarks; queries answer by the reference search, see OUT OF MEMORY)
  * until the next build or repair with memory. */

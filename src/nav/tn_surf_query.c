@@ -229,11 +229,15 @@ static void lm_dijkstra(const tn_surf *g, bool back, const karcs *A, int src, in
     }
 }
 
-/* How many landmarks the graph gets (lm_want: 0 default, -1 none, k). */
+/* How many landmarks the graph gets (lm_want: 0 default, -1 none, k; no
+ * more than it has nodes: the landmarks are distinct, see lm_build). */
 int lm_count(const tn_surf *g)
 {
     if (g->nnodes == 0) return 0;
-    if (g->lm_want > 0) return g->lm_want < Q_LM ? g->lm_want : Q_LM;
+    if (g->lm_want > 0) {
+        const int k = g->lm_want < Q_LM ? g->lm_want : Q_LM;
+        return k < g->nnodes ? k : g->nnodes;
+    }
     return g->lm_want == 0 && g->nnodes >= Q_LM_NODES ? Q_LM_AUTO : 0;
 }
 
@@ -327,6 +331,14 @@ static long lmcov_gain(const tn_surf *g, lmcov *c, int s0)
 
 #define LM_CANDS 8 /* candidates of each kind a pick weighs (4-16 alike) */
 
+/* Whether node n is one of landmarks 0 .. k. */
+static bool lm_chosen(const tn_surf *g, int k, int n)
+{
+    for (int i = 0; i <= k; i++)
+        if (g->lmnode[i] == n) return true;
+    return false;
+}
+
 /* The next landmark: the candidate that covers the most nodes, of the
  * farthest node `far` and the highest surfaces no landmark reaches and
  * the lowest that reach none (falling reaches much of what is below). */
@@ -400,7 +412,20 @@ static bool lm_build(tn_surf *g, const karcs *A)
          * finds covers the most nodes (ties: the farthest) and the node
          * farthest from those chosen.  Only one or the other did worse:
          * farthest alone left pairs without a bounding landmark, covering
-         * alone proved fewer goals unreachable (docs/perf.md) */
+         * alone proved fewer goals unreachable (docs/perf.md).  The
+         * farthest counts a node a landmark does not reach either way as
+         * 0 from it: on a graph of parts that do not reach one another
+         * (or small, 8-16 landmarks on 1,000 nodes) every node came to
+         * score 0 and the landmark just chosen was chosen again, its
+         * tables a copy.  So score[n] keeps both: its least cost over the
+         * landmarks that reach it or that it reaches (tscore, Q_INF when
+         * none does), negated (-1 - tscore) once a landmark does neither
+         * (the farthest's score then 0, as it was).  When no node
+         * scores above 0 the next is the node of greatest tscore below
+         * Q_INF (the farthest within its part from the landmarks there),
+         * else one no landmark touches (its part has none yet; lmcov_pick
+         * weighs those parts too), else any node not chosen: the
+         * landmarks are distinct (lm_count is at most the nodes) */
         int L = nn / 2;
         for (int n = 0; n < nn; n++) score[n] = Q_INF;
         for (int k = -1; k < K && ok; k++) {
@@ -419,17 +444,29 @@ static bool lm_build(tn_surf *g, const karcs *A)
             const int32_t *d0 = J[0].dist, *d1 = J[1].dist;
             int32_t *row = g->lm + (k >= 0 ? k : 0);
             const size_t K2 = 2 * (size_t)K;
-            int next = L, bs = 0;
+            int next = L, bs = 0, alt = -1, bt = 0, lone = -1;
             for (int n = 0; n < nn; n++, row += K2) {
                 const int a0 = d0[n], a1 = d1[n];
                 int v = (a0 < Q_INF ? a0 : 0) + (a1 < Q_INF ? a1 : 0);
                 if (k >= 0) {
                     row[0] = a0, row[K] = a1;
-                    if (v < score[n]) score[n] = v;
-                    v = score[n];
+                    bool apart = score[n] < 0;
+                    int ts = apart ? -1 - score[n] : score[n];
+                    if (a0 >= Q_INF && a1 >= Q_INF)
+                        apart = true;
+                    else if (v < ts)
+                        ts = v;
+                    score[n] = apart ? -1 - ts : ts;
+                    v = apart ? 0 : ts;
+                    if (ts >= Q_INF)
+                        lone = lone < 0 ? n : lone;
+                    else if (ts > bt)
+                        bt = ts, alt = n;
                 }
                 if (v > bs) bs = v, next = n;
             }
+            if (k >= 0 && k + 1 < K && bs == 0) /* (no node scores: see above) */
+                next = alt >= 0 ? alt : lone >= 0 ? lone : L;
             if (k >= 0 && cov_ok) {
                 for (int t = 0; t < g->nsurf; t++) {
                     const int n0 = g->surf[t].node0;
@@ -438,6 +475,8 @@ static bool lm_build(tn_surf *g, const karcs *A)
                 }
                 if (k % 2 == 0 && k + 1 < K) next = lmcov_pick(g, &cov, next);
             }
+            if (k >= 0 && k + 1 < K && lm_chosen(g, k, next)) /* (all tscore 0; or lmcov_pick) */
+                for (next = 0; next < nn - 1 && lm_chosen(g, k, next);) next++;
             L = next;
         }
     }
@@ -471,7 +510,9 @@ static bool lm_build(tn_surf *g, const karcs *A)
  * (b).  Costs to a landmark are the same on the reversed arcs.  The arcs
  * are the ones lm_build searches (walks and kept edges, A).  False: out of
  * memory (no tables), or the tables are not the graph's (g->lm_bad set to
- * 1 + the column, g->lm_bad_node to the node). */
+ * 1 + the column, g->lm_bad_node to the node).  Exact tables with a
+ * landmark twice (lm_build chose them so until 2026-12-07) are dropped and
+ * the landmarks chosen again (lm_build). */
 static bool lm_take(tn_surf *g, const karcs *A)
 {
     const tn_allocator *a = &g->alloc;
@@ -543,6 +584,12 @@ out:
         g->lm_bad = 1 + bad_col, g->lm_bad_node = bad_node;
         return false;
     }
+    for (int k = 1; k < K; k++)
+        if (lm_chosen(g, k - 1, g->lmnode[k])) { /* a landmark twice (saved before */
+            tn_free(a, g->lm);                   /* 2026-12-07): chosen again */
+            g->lm = NULL;
+            return lm_build(g, A);
+        }
     g->nlm = K;
     return true;
 }
