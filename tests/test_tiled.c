@@ -1355,6 +1355,17 @@ static void test_errors(void **state)
          TN_TILED_TMJ, ": $.layers[0].data[3]",
          "layer 'j': cell (1,1): gid 103 belongs to no tileset (the tilesets hold gids 1..4, "
          "101..102)");
+    /* an image collection holds only the tiles it lists: Tiled draws
+     * nothing for another id of its range, so it is no block either */
+    E_AT(
+        "{\"orientation\":\"orthogonal\",\"width\":2,\"height\":2,\"tilewidth\":16,\"tileheight\":"
+        "16,\"tilesets\":[{\"firstgid\":1,\"tilecount\":4},{\"firstgid\":11,\"tilecount\":2,"
+        "\"columns\":0,\"tiles\":[{\"id\":5,\"image\":\"b.png\"},{\"id\":0,\"image\":\"a.png\"}]}],"
+        "\"layers\":[{\"type\":\"tilelayer\",\"name\":\"j\",\"width\":2,\"height\":2,"
+        "\"data\":[11,16,0,2147483661]}]}",
+        TN_TILED_TMJ, ": $.layers[0].data[3]",
+        "layer 'j': cell (1,1): gid 2147483661 is tile 2 of the image collection at first gid 11, "
+        "which has no tile 2 (it lists 0, 5)");
     E("<map orientation=\"orthogonal\" width=\"2\" height=\"2\" tilewidth=\"16\" tileheight=\"16\">"
       "<tileset firstgid=\"1\"><tile id=\"0\"><properties><property name=\"kind\" "
       "value=\"block\"/></properties></tile>"

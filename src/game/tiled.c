@@ -47,6 +47,10 @@ typedef struct tsrange {
      * of its width from the left (0..2) and height from the top (0..2);
      * Tiled's default for orthogonal maps is bottomleft (0, 2) */
     int8_t ax, ay;
+    /* an image collection (no image of its own, its tiles with theirs)
+     * holds only the tiles it lists: their ids, ascending, are
+     * doc.cids[clo .. chi - 1]; clo < 0: not such a collection */
+    int clo, chi;
 } tsrange;
 
 typedef struct chunk {
@@ -112,6 +116,8 @@ typedef struct doc {
     size_t nkinds, capkinds;
     long long *tids; /* the tile ids the tileset being read lists (tile_ids_once) */
     int ntids, captids;
+    long long *cids; /* the tile ids the image collections list (tsrange.clo) */
+    int ncids, capcids;
     int ntilesets;
     tsrange *ranges; /* one per tileset, sorted by first after the scan */
     int nranges, capranges;
@@ -339,6 +345,26 @@ static bool gid_known(doc *d, uint32_t g)
     return r->count == 0 || (long long)(g - r->first) < r->count;
 }
 
+/* After gid_known(d, g): the tile id of g when its tileset is an image
+ * collection that does not list it (Tiled has no such tile: it draws
+ * nothing there), else -1. */
+static long long collection_lacks(const doc *d, uint32_t g)
+{
+    const tsrange *r = &d->ranges[d->rlast];
+    if (r->clo < 0) return -1;
+    long long id = (long long)(g - r->first);
+    int lo = r->clo, hi = r->chi;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (d->cids[mid] == id) return -1;
+        if (d->cids[mid] < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return id;
+}
+
 /* The tilesets' gids for a message: "1..6, 101..164" (at most 4 listed). */
 static void ranges_text(const doc *d, char *out, size_t cap)
 {
@@ -414,15 +440,24 @@ static int alignment(const char *v, int8_t *ax, int8_t *ay)
 }
 
 static int tileset_done(doc *d, uint32_t firstgid, long long tilecount, long long maxid,
-                        size_t first_kind, bool collection, long long plain_id, const char *align)
+                        size_t first_kind, bool collection, bool tile_images, long long plain_id,
+                        const char *align)
 {
     d->ntilesets++;
     /* its gids: tilecount of them (an image collection's ids may go past
      * it: then up to its largest id); without a tilecount, unknown */
     if (!grow((void **)&d->ranges, &d->capranges, d->nranges + 1, sizeof(tsrange)))
         return fail(d, "out of memory");
-    tsrange r = {firstgid, tilecount > 0 ? (tilecount > maxid + 1 ? tilecount : maxid + 1) : 0, 0,
-                 2};
+    tsrange r = {firstgid, tilecount > 0 ? (tilecount > maxid + 1 ? tilecount : maxid + 1) : 0,
+                 0,        2,
+                 -1,       -1};
+    if (collection && tile_images) { /* its listed ids (tile_ids_once sorted them) */
+        if (!grow((void **)&d->cids, &d->capcids, d->ncids + d->ntids, sizeof *d->cids))
+            return fail(d, "out of memory");
+        r.clo = d->ncids;
+        for (int i = 0; i < d->ntids; i++) d->cids[d->ncids++] = d->tids[i];
+        r.chi = d->ncids;
+    }
     if (alignment(align, &r.ax, &r.ay))
         return fail(d, "tileset: objectalignment '%.30s' is not one of Tiled's", align);
     d->ranges[d->nranges++] = r;
@@ -929,7 +964,8 @@ static int tsx_tiles(doc *d, xmlNodePtr ts, uint32_t firstgid, const char *what_
         snprintf(what, sizeof what, "%s", what_ts);
     long long tilecount, maxid = -1, plain_id = -1;
     if (xint(d, ts, "tilecount", 0, 1LL << 28, false, 0, what, &tilecount)) return -1;
-    bool collection = true; /* no <image> of its own: each tile has one */
+    bool collection = true;   /* no <image> of its own: each tile has one */
+    bool tile_images = false; /* a listed tile has an <image>: a real image collection */
     for (xmlNodePtr t = ts->children; t; t = t->next)
         if (xis(t, "image")) collection = false;
     d->ntids = 0;
@@ -943,6 +979,8 @@ static int tsx_tiles(doc *d, xmlNodePtr ts, uint32_t firstgid, const char *what_
         if (xint(d, t, "id", 0, (long long)(GID_MASK - firstgid), true, 0, what, &id)) return -1;
         if (tile_id_seen(d, id)) return -1;
         if (id > maxid) maxid = id;
+        for (xmlNodePtr im = t->children; im; im = im->next)
+            if (xis(im, "image")) tile_images = true;
         int kind = K_UNSET, mark = 0;
         char *cls = xattr(t, "class");
         if (!cls) cls = xattr(t, "type");
@@ -972,7 +1010,8 @@ static int tsx_tiles(doc *d, xmlNodePtr ts, uint32_t firstgid, const char *what_
     if (!ext) d->at = ts;
     if (tile_ids_once(d, what_ts)) return -1;
     char *align = xattr(ts, "objectalignment");
-    int rc = tileset_done(d, firstgid, tilecount, maxid, first, collection, plain_id, align);
+    int rc = tileset_done(d, firstgid, tilecount, maxid, first, collection, tile_images, plain_id,
+                          align);
     xmlFree(align);
     return rc;
 }
@@ -987,6 +1026,7 @@ static int tsj_tiles(doc *d, const cJSON *ts, uint32_t firstgid, const char *wha
     long long tilecount, maxid = -1, plain_id = -1;
     if (jint(d, ts, "tilecount", 0, 1LL << 28, false, 0, what, &tilecount)) return -1;
     bool collection = !jget(ts, "image"); /* each tile has its own image */
+    bool tile_images = false;             /* a listed tile has one: a real image collection */
     cJSON *tiles = jget(ts, "tiles"), *t;
     if (tiles && !cJSON_IsArray(tiles)) return fail(d, "%s: \"tiles\" is not an array", what);
     d->ntids = 0;
@@ -1001,6 +1041,7 @@ static int tsj_tiles(doc *d, const cJSON *ts, uint32_t firstgid, const char *wha
         if (jint(d, t, "id", 0, (long long)(GID_MASK - firstgid), true, 0, what, &id)) return -1;
         if (tile_id_seen(d, id)) return -1;
         if (id > maxid) maxid = id;
+        if (jget(t, "image")) tile_images = true;
         int kind = K_UNSET;
         const char *cls = jstr(t, "class");
         int mark = class_mark(cls ? cls : jstr(t, "type"));
@@ -1021,7 +1062,7 @@ static int tsj_tiles(doc *d, const cJSON *ts, uint32_t firstgid, const char *wha
     }
     snprintf(d->at_path, sizeof d->at_path, "%s", base);
     if (tile_ids_once(d, what_ts)) return -1;
-    return tileset_done(d, firstgid, tilecount, maxid, first, collection, plain_id,
+    return tileset_done(d, firstgid, tilecount, maxid, first, collection, tile_images, plain_id,
                         jstr(ts, "objectalignment"));
 }
 
@@ -1927,6 +1968,25 @@ static int sink_put(sink *s, uint32_t gid)
                         s->what, s->c->x + s->col, s->c->y + s->row, (unsigned)gid, flags,
                         s->d->nranges ? "the tilesets hold gids " : "the map has no tileset", ts);
         }
+        long long lack = collection_lacks(s->d, g);
+        if (lack >= 0) { /* Tiled shows nothing there: no block the user cannot see */
+            at_cell(s);
+            const tsrange *r = &s->d->ranges[s->d->rlast];
+            char ids[64] = "none";
+            size_t n = 0;
+            for (int i = r->clo; i < r->chi && n < sizeof ids; i++) {
+                int w = i - r->clo == 4 ? snprintf(ids + n, sizeof ids - n, ", ...")
+                                        : snprintf(ids + n, sizeof ids - n, "%s%lld",
+                                                   i > r->clo ? ", " : "", s->d->cids[i]);
+                if (w < 0 || i - r->clo == 4) break;
+                n += (size_t)w;
+            }
+            return fail(s->d,
+                        "%s: cell (%lld,%lld): gid %u is tile %lld of the image collection at "
+                        "first gid %u, which has no tile %lld (it lists %s)",
+                        s->what, s->c->x + s->col, s->c->y + s->row, (unsigned)gid, lack,
+                        (unsigned)r->first, lack, ids);
+        }
         int k = gid_kind(s->d, g);
         if (k == K_UNSET) k = s->L->oneway ? K_ONEWAY : K_BLOCK;
         if (k != K_NONE && SL->frac) {
@@ -2267,6 +2327,7 @@ static int decode_chunk(doc *d, layer *L, chunk *c, tn_map *m, uint32_t *grid, u
 static void doc_free(doc *d)
 {
     free(d->tids);
+    free(d->cids);
     for (int i = 0; i < d->nlayers; i++) {
         free(d->layers[i].chunks);
         free(d->layers[i].grid);
