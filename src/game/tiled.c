@@ -544,16 +544,49 @@ static int xnum(doc *d, xmlNodePtr n, const char *name, const char *what, double
     return ok ? 0 : -1;
 }
 
+/* The first error of a parse: libxml2 goes on after a fatal error and
+ * keeps only the last one (a '>' missing at line 4 was reported as "Extra
+ * content at the end of the document" on the file's last line).  Kept in
+ * the parser context's _private by the structured handler below. */
+typedef struct xfirst {
+    xmlParserCtxtPtr main; /* the file's context (an entity's text gets its own) */
+    int line;
+    bool set;
+    char msg[200];
+} xfirst;
+
+#if LIBXML_VERSION >= 21200
+static void xml_first_error(void *ctx, const xmlError *e)
+#else
+static void xml_first_error(void *ctx, xmlErrorPtr e)
+#endif
+{
+    xmlParserCtxtPtr c = ctx;
+    xfirst *f = c ? c->_private : NULL;
+    if (!f || f->set || !e || !e->message || e->level < XML_ERR_ERROR) return;
+    f->set = true;
+    /* inside an entity's text, e->line is the entity's: name the file's
+     * line, where the parse of the file is (the entity's reference) */
+    xmlParserCtxtPtr m = f->main;
+    f->line = c != m || m->inputNr > 1
+                  ? (m->inputNr > 0 && m->inputTab[0] ? m->inputTab[0]->line : 0)
+                  : e->line;
+    if (f->line <= 0) f->line = e->line;
+    snprintf(f->msg, sizeof f->msg, "%s", e->message);
+}
+
 static int xml_error(doc *d, xmlParserCtxtPtr ctx, const char *what)
 {
     const xmlError *e = ctx ? xmlCtxtGetLastError(ctx) : NULL;
-    if (e && e->message) {
+    const xfirst *f = ctx ? ctx->_private : NULL;
+    if ((f && f->set) || (e && e->message)) {
         char msg[200];
-        snprintf(msg, sizeof msg, "%s", e->message);
+        int line = f && f->set ? f->line : e->line;
+        snprintf(msg, sizeof msg, "%s", f && f->set ? f->msg : e->message);
         size_t n = strlen(msg);
         while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' ')) msg[--n] = '\0';
-        if (what) return fail(d, "%s: line %d: XML error: %s", what, e->line, msg);
-        int k = snprintf(d->err, d->cap, "%s:%d: XML error: %s", d->name, e->line, msg);
+        if (what) return fail(d, "%s: line %d: XML error: %s", what, line, msg);
+        int k = snprintf(d->err, d->cap, "%s:%d: XML error: %s", d->name, line, msg);
         (void)k;
         return -1;
     }
@@ -574,6 +607,9 @@ static xmlDocPtr xml_parse(doc *d, const char *buf, size_t len, const char *what
         fail(d, "out of memory");
         return NULL;
     }
+    xfirst first = {ctx, 0, false, ""};
+    ctx->_private = &first;
+    if (ctx->sax) ctx->sax->serror = xml_first_error; /* its data: ctx->userData, the context */
     /* No network, no entity substitution, no DTD loading, quiet. */
     xmlDocPtr x = xmlCtxtReadMemory(ctx, buf, (int)len, NULL, NULL,
                                     XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
