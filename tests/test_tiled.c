@@ -953,7 +953,7 @@ static void test_template_bad(void **state)
          "template big.tx: 2097153 bytes, too large for a template (at most "
          "1048576)"},
         {"syntax.tx", "<template><object type=\"spawn\"</template>",
-         "template syntax.tx: line 1: XML error: "},
+         "template syntax.tx:1: XML error: "},
         {"syntax.tj", "{\"type\":\"template\",\n\"object\":{,}}",
          "template syntax.tj: 2:12: not valid JSON"},
         {"blank.tj", "\n", /* (an empty one is written as no file: NULL text) */
@@ -984,7 +984,7 @@ static void test_template_bad(void **state)
          "<template>\n<tileset firstgid=\"1\" source=\"fixture.tsj\"/>\n<object gid=\"5\"/>\n"
          "</template>",
          "template other.tx:3: its tileset fixture.tsj is not one of the map's tilesets"},
-        {"nots.tx", "just text", "template nots.tx: line 1: XML error: "},
+        {"nots.tx", "just text", "template nots.tx:1: XML error: "},
         {"nots.txt", "just text", "template nots.txt: not a template (expected a .tx or .tj file)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

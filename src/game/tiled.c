@@ -585,7 +585,7 @@ static int xml_error(doc *d, xmlParserCtxtPtr ctx, const char *what)
         snprintf(msg, sizeof msg, "%s", f && f->set ? f->msg : e->message);
         size_t n = strlen(msg);
         while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' ')) msg[--n] = '\0';
-        if (what) return fail(d, "%s: line %d: XML error: %s", what, line, msg);
+        if (what) return fail(d, "%s:%d: XML error: %s", what, line, msg);
         int k = snprintf(d->err, d->cap, "%s:%d: XML error: %s", d->name, line, msg);
         (void)k;
         return -1;
