@@ -955,9 +955,9 @@ static void test_template_bad(void **state)
         {"syntax.tx", "<template><object type=\"spawn\"</template>",
          "template syntax.tx:1: XML error: "},
         {"syntax.tj", "{\"type\":\"template\",\n\"object\":{,}}",
-         "template syntax.tj: 2:12: not valid JSON"},
+         "template syntax.tj:2:12: not valid JSON"},
         {"blank.tj", "\n", /* (an empty one is written as no file: NULL text) */
-         "template blank.tj: 2:1: the file holds only white space: no JSON document (a Tiled "
+         "template blank.tj:2:1: the file holds only white space: no JSON document (a Tiled "
          "JSON file is a JSON object, {...})"},
         {"map.tx", "<map orientation=\"orthogonal\"/>",
          "template map.tx: not a template (the root element is <map>, not <template>)"},

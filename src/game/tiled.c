@@ -680,7 +680,7 @@ static int text_error(doc *d, const char *buf, size_t pos, const char *what, con
 {
     int line, col;
     line_col(buf, pos, &line, &col);
-    if (what) return fail(d, "%s: %d:%d: %s", what, line, col, problem);
+    if (what) return fail(d, "%s:%d:%d: %s", what, line, col, problem);
     snprintf(d->err, d->cap, "%s:%d:%d: %s", d->name, line, col, problem);
     return -1;
 }
