@@ -2184,8 +2184,8 @@ static void test_inspect_removed_unpins(void **state)
     tn_world_set(w, "wanderers", 3, &e);
     for (int i = 0; i < 30; i++) tn_world_step(w);
     int64_t bot = 1, wan = 2, none = 0;
-    const uint32_t sb = tn_inspect_serial(w, TN_INSPECT_BOT, bot);
-    const uint32_t sw = tn_inspect_serial(w, TN_INSPECT_WANDERER, wan);
+    const uint64_t sb = tn_inspect_serial(w, TN_INSPECT_BOT, bot);
+    const uint64_t sw = tn_inspect_serial(w, TN_INSPECT_WANDERER, wan);
     assert_true(sb > 0 && sw > 0);
     assert_int_equal(tn_inspect_serial(w, TN_INSPECT_CHARACTER, 0), 0);
     assert_int_equal(tn_inspect_serial(w, TN_INSPECT_BOT, 2), 0); /* (no third bot) */
@@ -2212,8 +2212,8 @@ static void test_inspect_removed_unpins(void **state)
     tn_world_set(w, "wanderers", 3, &e);
     tn_world_step(w);
     bot = 1, wan = 2;
-    const uint32_t sb2 = tn_inspect_serial(w, TN_INSPECT_BOT, bot);
-    const uint32_t sw2 = tn_inspect_serial(w, TN_INSPECT_WANDERER, wan);
+    const uint64_t sb2 = tn_inspect_serial(w, TN_INSPECT_BOT, bot);
+    const uint64_t sw2 = tn_inspect_serial(w, TN_INSPECT_WANDERER, wan);
     assert_true(sb2 != sb && sw2 != sw);
     tn_world_set(w, "bots", 1, &e);
     tn_world_set(w, "bots", 2, &e);
@@ -2230,8 +2230,8 @@ static void test_inspect_removed_unpins(void **state)
      * followed; the one removed is gone */
     tn_wagents *ag = (tn_wagents *)tn_wagents_of(w);
     int64_t last = ag->nwanderers - 1, moved = last, removed = 0;
-    const uint32_t s_last = tn_inspect_serial(w, TN_INSPECT_WANDERER, last);
-    const uint32_t s_removed = tn_inspect_serial(w, TN_INSPECT_WANDERER, removed);
+    const uint64_t s_last = tn_inspect_serial(w, TN_INSPECT_WANDERER, last);
+    const uint64_t s_removed = tn_inspect_serial(w, TN_INSPECT_WANDERER, removed);
     ag->nwanderers--;
     ag->wid[removed] = ag->wid[ag->nwanderers];
     ag->wanderers[removed] = ag->wanderers[ag->nwanderers];
@@ -2247,6 +2247,68 @@ static void test_inspect_removed_unpins(void **state)
     tn_world_step(w);
     assert_true(tn_inspect_text(w, TN_INSPECT_WANDERER, 2, buf, sizeof buf));
     if (strstr(buf, "none yet") || !strstr(buf, "waypoint   ")) fail_msg("%s", buf);
+    tn_world_destroy(w);
+}
+
+/* Bots' and wanderers' spawn numbers past 2^32 (the counters set as after
+ * that many): a pinned card keeps to its agent.  With 32-bit numbers the
+ * 2^32-th bot was #0 (no agent: its card closed at once, though the bot
+ * stood there), and a bot or wanderer made again in a pinned one's slot
+ * after 2^32 more got its number back, so the card followed the new one. */
+static void test_inspect_serials_past_2_32(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    tn_error e;
+    const uint64_t two32 = (uint64_t)1 << 32;
+    tn_world_set(w, "bots", 1, &e);
+    tn_world_set(w, "wanderers", 3, &e);
+    tn_world_step(w);
+    /* the next bot is 2^32 */
+    tn_wbots_set_spawned(w, two32 - 1);
+    tn_world_set(w, "bots", 2, &e);
+    tn_world_step(w);
+    int64_t bot = 1;
+    const uint64_t sb = tn_inspect_serial(w, TN_INSPECT_BOT, bot);
+    assert_true(sb == two32);
+    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_BOT, &bot, sb)); /* it is there */
+    assert_int_equal(bot, 1);
+    /* bot #2 pinned; 2^32 bots later (counter at 2^32 + 1) its slot is made
+     * again: the new bot is #2^32+2, not #2 */
+    tn_world_set(w, "bots", 3, &e);
+    tn_world_step(w);
+    bot = 2;
+    const uint64_t s2 = tn_inspect_serial(w, TN_INSPECT_BOT, bot);
+    assert_true(s2 == two32 + 1);
+    tn_wbots_set_spawned(w, 2 * two32 + 1); /* the next: 2^33 + 2, 32-bit: 2 */
+    tn_world_set(w, "bots", 2, &e);
+    tn_world_set(w, "bots", 3, &e);
+    tn_world_step(w);
+    assert_true(tn_inspect_serial(w, TN_INSPECT_BOT, 2) == 2 * two32 + 2);
+    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_BOT, &bot, s2));
+    assert_string_equal(tn_world_message_text(w), "inspect: bot 3 was removed: its card is closed");
+    /* wanderer #3 pinned (slot 2); made again after 2^32 more */
+    tn_wagents *ag = (tn_wagents *)tn_wagents_of(w);
+    int64_t wan = 2;
+    const uint64_t sw = tn_inspect_serial(w, TN_INSPECT_WANDERER, wan);
+    assert_true(sw == 3);
+    ag->serial += two32;
+    tn_world_set(w, "wanderers", 2, &e);
+    tn_world_set(w, "wanderers", 3, &e);
+    tn_world_step(w);
+    assert_true(tn_inspect_serial(w, TN_INSPECT_WANDERER, 2) == two32 + 4);
+    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_WANDERER, &wan, sw));
+    assert_string_equal(tn_world_message_text(w),
+                        "inspect: wanderer 3 was removed: its card is closed");
+    /* a wanderer numbered past 2^32 is followed when it moves slots */
+    int64_t last = 2, moved = last;
+    const uint64_t s_last = tn_inspect_serial(w, TN_INSPECT_WANDERER, last);
+    assert_true(s_last > two32);
+    ag->nwanderers--;
+    ag->wid[0] = ag->wid[ag->nwanderers];
+    ag->wanderers[0] = ag->wanderers[ag->nwanderers];
+    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_WANDERER, &moved, s_last));
+    assert_int_equal(moved, 0);
     tn_world_destroy(w);
 }
 
@@ -2371,6 +2433,7 @@ int main(void)
         cmocka_unit_test(test_inspect),
         cmocka_unit_test(test_inspect_enemy_past_2_32),
         cmocka_unit_test(test_inspect_removed_unpins),
+        cmocka_unit_test(test_inspect_serials_past_2_32),
         cmocka_unit_test(test_inspect_waiting_bot),
         cmocka_unit_test(test_inspect_singular),
         cmocka_unit_test(test_inspect_character_keys),

@@ -1316,7 +1316,7 @@ bool tn_inspect_box(const tn_world *w, int kind, int64_t index, float box[4])
     return true;
 }
 
-uint32_t tn_inspect_serial(const tn_world *w, int kind, int64_t index)
+uint64_t tn_inspect_serial(const tn_world *w, int kind, int64_t index)
 {
     const tn_wagents *ag = tn_wagents_of(w);
     const int slot = slot_of(index);
@@ -1326,7 +1326,7 @@ uint32_t tn_inspect_serial(const tn_world *w, int kind, int64_t index)
     return 0;
 }
 
-bool tn_inspect_unpin_removed(tn_world *w, int kind, int64_t *index, uint32_t serial)
+bool tn_inspect_unpin_removed(tn_world *w, int kind, int64_t *index, uint64_t serial)
 {
     if (kind != TN_INSPECT_BOT && kind != TN_INSPECT_WANDERER) return false;
     if (serial && tn_inspect_serial(w, kind, *index) == serial) return false;

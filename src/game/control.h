@@ -398,9 +398,10 @@ bool tn_inspect_text(const tn_world *w, int kind, int64_t index, char *buf, size
  * click's "no agent there") never stays beside a pinned card. */
 bool tn_inspect_click(tn_world *w, float x, float y, float r, int *kind, int64_t *index);
 /* The agent's spawn number, which a pin keeps beside its index (a bot's
- * or a wanderer's, from 1; 0 for no such agent and for the other kinds,
- * whose index is already that agent's for good: an enemy's is its id). */
-uint32_t tn_inspect_serial(const tn_world *w, int kind, int64_t index);
+ * or a wanderer's, from 1, 64-bit as an enemy's id, never wrapping; 0 for
+ * no such agent and for the other kinds, whose index is already that
+ * agent's for good: an enemy's is its id). */
+uint64_t tn_inspect_serial(const tn_world *w, int kind, int64_t index);
 /* Per frame: true when the pinned bot's or wanderer's agent (`serial`:
  * tn_inspect_serial's when it was pinned) is gone (the world's message
  * says its card is closed; the caller unpins).  A slot of the same index
@@ -408,7 +409,7 @@ uint32_t tn_inspect_serial(const tn_world *w, int kind, int64_t index);
  * this ran) is not it: its card would have shown the new one.  A wanderer
  * moved to another slot (a removal moves the last one into the removed
  * one's) is followed: *index is its slot now. */
-bool tn_inspect_unpin_removed(tn_world *w, int kind, int64_t *index, uint32_t serial);
+bool tn_inspect_unpin_removed(tn_world *w, int kind, int64_t *index, uint64_t serial);
 
 /* ---- the flow overlay's 8-connected field -----------------------------------
  * Display only (the enemies keep the world's 4-connected field): made for

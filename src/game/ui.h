@@ -268,7 +268,7 @@ typedef struct tn_view {
      * number, 64-bit as tn_enemy's id */
     int inspect_kind;
     int64_t inspect_index;
-    uint32_t inspect_serial;
+    uint64_t inspect_serial;
     /* settings the front end keeps (shown in the panel / HUD) */
     bool fast_heuristic, flow8;
     const struct tn_flow *flow8_field; /* the 8-connected field to draw, or NULL */

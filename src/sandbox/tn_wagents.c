@@ -197,7 +197,7 @@ static int set_wanderers(tn_world *w, tn_wagents *s, int n)
         float x, y;
         if (!wanderer_spot(w, s, tx, ty, &x, &y)) break;
         float heading = tn_rng_range(&s->rng, -3.14159265f, 3.14159265f);
-        s->wid[s->nwanderers] = (uint32_t)(s->serial + 1);
+        s->wid[s->nwanderers] = s->serial + 1;
         tn_wanderer_init(&s->wanderers[s->nwanderers], x, y, heading, tx, ty, w->seed,
                          WANDER_STREAM + s->serial++);
         s->nwanderers++;

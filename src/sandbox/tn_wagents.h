@@ -62,8 +62,9 @@ typedef struct tn_wagents {
     int nwanderers;
     /* wid[i]: wanderer i's spawn number (serial + 1 when made), moved
      * with it when a removal moves the last wanderer into its slot: the
-     * inspect card's pin follows it by this */
-    uint32_t wid[TN_WAGENTS_MAX_WANDERERS];
+     * inspect card's pin follows it by this (64-bit as serial: a 32-bit
+     * one wrapped after 2^32 wanderers, and the pin followed another) */
+    uint64_t wid[TN_WAGENTS_MAX_WANDERERS];
     uint64_t serial;          /* wanderers spawned so far (stream ids) */
     bool custom_target;       /* false: the target is the character */
     float target_x, target_y; /* the custom target, px */

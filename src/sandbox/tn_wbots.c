@@ -99,9 +99,11 @@ typedef struct tn_wbots {
     int n;
     /* serial[i]: bot i's spawn number (from 1; spawned: how many so far),
      * which tells a bot made again in the same slot from the one it
-     * replaced (tn_wbots_serial: the inspect card's pin) */
-    uint32_t serial[TN_WBOTS_MAX];
-    uint32_t spawned;
+     * replaced (tn_wbots_serial: the inspect card's pin); 64-bit as the
+     * enemies' ids: 32-bit ones wrapped after 2^32 bots, and a bot made
+     * again in a pinned bot's slot could get its number */
+    uint64_t serial[TN_WBOTS_MAX];
+    uint64_t spawned;
     int trips, arrivals;
     tn_bot_state last_state;
     /* with one finder for everyone (above SHARED_ABOVE) the explored
@@ -391,10 +393,17 @@ const tn_surf *tn_wbots_character_graph(const tn_world *w)
 
 int tn_wbots_count(const tn_world *w) { return of(w) ? of(w)->n : 0; }
 
-uint32_t tn_wbots_serial(const tn_world *w, int i)
+uint64_t tn_wbots_serial(const tn_world *w, int i)
 {
     const tn_wbots *s = of(w);
     return s && i >= 0 && i < s->n ? s->serial[i] : 0;
+}
+
+uint64_t tn_wbots_spawned(const tn_world *w) { return of(w) ? of(w)->spawned : 0; }
+
+void tn_wbots_set_spawned(tn_world *w, uint64_t n)
+{
+    if (of(w)) of(w)->spawned = n;
 }
 
 const tn_body *tn_wbots_body(const tn_world *w, int i)

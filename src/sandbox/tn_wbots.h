@@ -147,7 +147,11 @@ int tn_wbots_graph_search(const tn_world *w, tn_wbots_search *out);
 int tn_wbots_count(const tn_world *w);
 /* Extra bot i's spawn number (from 1), 0 for no such bot: a bot removed
  * and another made in its slot (bots 2, then 1, then 2) has another. */
-uint32_t tn_wbots_serial(const tn_world *w, int i);
+uint64_t tn_wbots_serial(const tn_world *w, int i);
+/* The spawn numbers given so far; set: the next bot made is n + 1 (a test
+ * starts near 2^32 with it). */
+uint64_t tn_wbots_spawned(const tn_world *w);
+void tn_wbots_set_spawned(tn_world *w, uint64_t n);
 const tn_body *tn_wbots_body(const tn_world *w, int i);
 const tn_bot *tn_wbots_bot(const tn_world *w, int i);
 /* Knock every extra bot dx px sideways, on the ground or in the air
