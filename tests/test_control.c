@@ -2312,6 +2312,74 @@ static void test_inspect_serials_past_2_32(void **state)
     tn_world_destroy(w);
 }
 
+/* An allocator failing its fail_at-th allocation (counted after arming). */
+typedef struct nth_alloc {
+    long n, fail_at;
+} nth_alloc;
+static void *nth_alloc_fn(void *user, size_t size)
+{
+    nth_alloc *f = user;
+    if (f->fail_at && ++f->n == f->fail_at) return NULL;
+    return malloc(size);
+}
+static void nth_free_fn(void *user, void *p)
+{
+    (void)user;
+    free(p);
+}
+
+/* A map switch that fails once the old parts are gone (out of memory
+ * making the new map's) makes the old map's parts again, and the app
+ * keeps its pinned card ("cannot play", "reset failed", "cannot
+ * restore").  The numbers restarted at 1 there: new enemies #1, #2... and
+ * bots and wanderers made again with the numbers of those before, so a
+ * card pinned to enemy #2 or bot 1 showed another.  They go on instead. */
+static void test_inspect_numbers_kept_by_failed_switch(void **state)
+{
+    (void)state;
+    nth_alloc fa = {0, 0};
+    tn_allocator a = {nth_alloc_fn, nth_free_fn, &fa};
+    tn_world_config cfg = tn_world_default_config();
+    tn_world *w = NULL;
+    tn_error e;
+    if (tn_failed(tn_world_create(tu_load_map("maps/demo.map"), &cfg, &a, &w, &e)))
+        fail_msg("%s", e.msg);
+    tn_world_set(w, "bots", 2, &e);
+    tn_world_set(w, "wanderers", 2, &e);
+    tn_world_set(w, "spawn_rate", 10, &e);
+    const tn_enemies *p = tn_wenemies_of(w)->pool;
+    for (int i = 0; i < 600 && p->spawned < 3; i++) tn_world_step(w);
+    assert_true(p->spawned >= 3);
+    uint64_t last_id = 0;
+    for (int i = 0; i < p->count; i++)
+        if (p->e[i].id > last_id) last_id = p->e[i].id;
+    int64_t bot = 0, wan = 1;
+    const uint64_t sb = tn_inspect_serial(w, TN_INSPECT_BOT, bot);
+    const uint64_t sw = tn_inspect_serial(w, TN_INSPECT_WANDERER, wan);
+    assert_true(sb > 0 && sw > 0);
+    /* the switch's second allocation fails: the first part's, after the old
+     * parts went (the first is the new map's own, before them) */
+    fa.n = 0;
+    fa.fail_at = 2;
+    assert_true(tn_failed(tn_world_replace_map(w, tu_load_map("tests/data/small.map"), &e)));
+    fa.fail_at = 0;
+    assert_int_equal(tn_world_map(w)->w, 80); /* the old map plays on, its parts made again */
+    p = tn_wenemies_of(w)->pool;
+    assert_non_null(p);
+    for (int i = 0; i < 600 && p->count < 3; i++) tn_world_step(w);
+    assert_true(p->count >= 3);
+    for (int i = 0; i < p->count; i++)
+        if (p->e[i].id <= last_id)
+            fail_msg("a new enemy #%llu after the failed switch (#%llu were made before)",
+                     (unsigned long long)p->e[i].id, (unsigned long long)last_id);
+    assert_int_equal(tn_wbots_count(w), 2);
+    assert_true(tn_inspect_serial(w, TN_INSPECT_BOT, bot) > sb);
+    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_BOT, &bot, sb));
+    assert_true(tn_inspect_serial(w, TN_INSPECT_WANDERER, wan) > sw);
+    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_WANDERER, &wan, sw));
+    tn_world_destroy(w);
+}
+
 /* Y names the field the flow overlay shows, and shows it: Y to
  * 8-connected, F off, Y back said "flow field overlay: 4-connected" over a
  * map with no arrows (a playtest).  Either way Y switches F on and says so
@@ -2434,6 +2502,7 @@ int main(void)
         cmocka_unit_test(test_inspect_enemy_past_2_32),
         cmocka_unit_test(test_inspect_removed_unpins),
         cmocka_unit_test(test_inspect_serials_past_2_32),
+        cmocka_unit_test(test_inspect_numbers_kept_by_failed_switch),
         cmocka_unit_test(test_inspect_waiting_bot),
         cmocka_unit_test(test_inspect_singular),
         cmocka_unit_test(test_inspect_character_keys),

@@ -701,6 +701,34 @@ static void test_ids_past_2_32(void **state)
     tn_map_destroy(m);
 }
 
+/* tn_enemies_clear zeroes the counters but not the ids: they went back to
+ * 1, so a caller keeping enemy #2 (an inspect card) met a new #2. */
+static void test_ids_go_on_after_clear(void **state)
+{
+    (void)state;
+    tn_map *m = tu_map_text(ROW_40);
+    tn_flow *f = flow_for(m);
+    tn_enemies *p = lane_pool(8, 1.0f, 0.0f, 0.2f, 0.2f);
+    tn_rng r;
+    tn_rng_seed(&r, 4, 4);
+    for (int k = 0; k < 3; k++) assert_int_equal(tn_enemies_spawn_at(p, f, 0, 0, &r, NULL), TN_OK);
+    assert_true(p->e[2].id == 3);
+    tn_enemies_clear(p);
+    assert_int_equal(p->count, 0);
+    assert_true(p->spawned == 0 && p->reached == 0 && p->skipped == 0 && p->crushed == 0);
+    for (int k = 0; k < 2; k++) assert_int_equal(tn_enemies_spawn_at(p, f, 0, 0, &r, NULL), TN_OK);
+    assert_true(p->spawned == 2);
+    if (p->e[0].id != 4 || p->e[1].id != 5)
+        fail_msg("ids after a clear: %llu, %llu (not 4, 5)", (unsigned long long)p->e[0].id,
+                 (unsigned long long)p->e[1].id);
+    tn_enemies_clear(p);
+    assert_int_equal(tn_enemies_spawn_at(p, f, 0, 0, &r, NULL), TN_OK);
+    assert_true(p->e[0].id == 6);
+    tn_enemies_destroy(p);
+    tn_flow_destroy(f);
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -718,6 +746,7 @@ int main(void)
         cmocka_unit_test(test_create_null_config),
         cmocka_unit_test(test_null_argument_named),
         cmocka_unit_test(test_ids_past_2_32),
+        cmocka_unit_test(test_ids_go_on_after_clear),
     };
     return cmocka_run_group_tests_name("enemy", tests, NULL, NULL);
 }

@@ -121,6 +121,7 @@ void tn_enemies_clear(tn_enemies *s)
     if (!s) return;
     s->count = 0;
     s->accum = 0.0;
+    s->id_base += (uint64_t)s->spawned; /* ids go on: a kept one never names another */
     s->spawned = s->reached = s->skipped = s->crushed = 0;
 }
 
@@ -302,7 +303,7 @@ static void init_enemy(tn_enemies *s, tn_enemy *e, const tn_flow *f, int x, int 
     e->ty = y;
     e->x = (float)x + 0.5f;
     e->y = (float)y + 0.5f;
-    e->id = (uint64_t)s->spawned + 1;
+    e->id = s->id_base + (uint64_t)s->spawned + 1;
     replan(e, f);
     place(e);
 }

@@ -122,6 +122,10 @@ typedef struct tn_enemies {
     tn_enemies_config cfg;
     double accum;                               /* spawn accumulator, in enemies */
     int64_t spawned, reached, skipped, crushed; /* (64-bit where long is 32) */
+    /* ids given before the last tn_enemies_clear: the next enemy is
+     * id_base + spawned + 1, so ids never start again at 1 (a caller
+     * keeping one, an inspect card, never meets another enemy under it) */
+    uint64_t id_base;
     tn_allocator alloc;
 } tn_enemies;
 
@@ -143,7 +147,7 @@ size_t tn_enemies_memory(const tn_enemies *s);
  * be the pool's or 0 (keep), else INVALID_PARAM with a message. */
 tn_status tn_enemies_configure(tn_enemies *s, const tn_enemies_config *cfg, tn_error *err);
 /* Remove every enemy and zero the counters and the accumulator (NULL:
- * nothing). */
+ * nothing); the ids go on from the last one given (id_base). */
 void tn_enemies_clear(tn_enemies *s);
 
 /* One step of dt seconds: move every enemy, reclaim those that arrived,

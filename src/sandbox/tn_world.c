@@ -306,6 +306,32 @@ static void reapply_params(tn_world *w, const double *vals, const bool *have)
     if (left[0]) tn_world_message(w, "not kept on this map: %s", left);
 }
 
+/* The spawn numbers given so far (bots, enemies, wanderers): parts made
+ * again for the same map go on from them (numbers_keep), so an inspect
+ * card kept pinned never meets another agent under its agent's number. */
+typedef struct spawn_numbers {
+    uint64_t bots, enemies, wanderers;
+} spawn_numbers;
+
+static spawn_numbers numbers_of(const tn_world *w)
+{
+    const tn_wenemies *e = tn_wenemies_of(w);
+    const tn_wagents *ag = tn_wagents_of(w);
+    spawn_numbers n = {tn_wbots_spawned(w), 0, ag ? ag->serial : 0};
+    if (e && e->pool) n.enemies = e->pool->id_base + (uint64_t)e->pool->spawned;
+    return n;
+}
+
+/* Before any agent is made (the parts just created). */
+static void numbers_keep(tn_world *w, spawn_numbers n)
+{
+    tn_wenemies *e = tn_wenemies_of(w);
+    tn_wagents *ag = w->agents;
+    tn_wbots_set_spawned(w, n.bots);
+    if (e && e->pool && n.enemies > e->pool->id_base) e->pool->id_base = n.enemies;
+    if (ag && n.wanderers > ag->serial) ag->serial = n.wanderers;
+}
+
 tn_status tn_world_replace_map(tn_world *w, tn_map *map, tn_error *err)
 {
     int fx, fy;
@@ -336,6 +362,7 @@ tn_status tn_world_replace_map(tn_world *w, tn_map *map, tn_error *err)
     char old_msg[sizeof w->message];
     memcpy(old_msg, w->message, sizeof old_msg);
     int old_ttl = w->message_ttl;
+    const spawn_numbers numbers = numbers_of(w);
     subs_destroy(w);
     w->taken = taken;
     w->map = map;
@@ -359,10 +386,15 @@ tn_status tn_world_replace_map(tn_world *w, tn_map *map, tn_error *err)
         /* (the old map's parts fitted before: when they do not now either,
          * the world runs without them, each part's entries answer "off") */
         tn_error e;
-        if (tn_failed(subs_create(w, &e)))
+        if (tn_failed(subs_create(w, &e))) {
             subs_destroy(w);
-        else
+        } else {
+            /* the old map's agents made again are new ones: their numbers
+             * go on (from 1 again, a card the app keeps pinned, to enemy
+             * #2 or bot 1, showed another) */
+            numbers_keep(w, numbers);
             reapply_params(w, vals, have);
+        }
         return s;
     }
     tn_map_destroy(old_map);
