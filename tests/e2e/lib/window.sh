@@ -131,7 +131,10 @@ start_xvfb() {
     n=$((100 + $$ % 800))
     most=50
     if [ -n "${TN_XVFB_DISPLAY:-}" ]; then
-        n=$((TN_XVFB_DISPLAY - 1))
+        case $TN_XVFB_DISPLAY in
+        *[!0-9]*) fail "TN_XVFB_DISPLAY=$TN_XVFB_DISPLAY: not a display number (give N, as in :N)" ;;
+        esac
+        n=$(($(expr "$TN_XVFB_DISPLAY" + 0) - 1)) # (expr: a leading 0 is not octal)
         most=1
     fi
     tries=0
@@ -139,7 +142,7 @@ start_xvfb() {
         tries=$((tries + 1))
         [ $tries -gt $most ] && fail "no free X display number (last tried :$n)"
         n=$((n + 1))
-        [ $n -gt 899 ] && n=100
+        [ $most -gt 1 ] && [ $n -gt 899 ] && n=100 # (the search's wrap, not a given :N)
         if [ -e "/tmp/.X$n-lock" ] || [ -e "/tmp/.X11-unix/X$n" ]; then continue; fi
         # -noreset: by default an X server resets whenever its last client
         # disconnects, and a connection made during the reset fails (measured
