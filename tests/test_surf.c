@@ -3929,6 +3929,107 @@ static void test_landmarks_distinct(void **state)
     assert_int_equal(lc.live, 0);
 }
 
+/* A box of w x 6 tiles whose floor (row 4) is open over columns 1 .. 3 +
+ * extra (the rest blocked): 4 x (3 + extra) + 1 nodes. */
+static void cap_box(tn_map *m, int extra)
+{
+    for (int y = 0; y < m->h; y++)
+        for (int x = 0; x < m->w; x++) {
+            const bool wall = x == 0 || y == 0 || y >= 5 || x > 3 + extra;
+            tn_map_set_tile(m, x, y, wall ? TN_TILE_BLOCK : TN_TILE_EMPTY, NULL);
+        }
+}
+
+/* The landmark count follows the node count across the cap: a graph of
+ * fewer nodes than the 16 asked gets one landmark per node, and an edit
+ * that makes it more than 16 nodes gets all 16 (and back), the tables,
+ * the memory and the answers with it.  A capped graph saves and loads
+ * (the same landmarks), and the choice is the same on 1 and 2 threads
+ * (a library review). */
+static void test_landmarks_cap_follows_edits(void **state)
+{
+    (void)state;
+    live_count lc = {0};
+    tn_allocator la = {live_alloc, live_free, &lc};
+    tn_rng r;
+    tn_rng_seed(&r, 33, 33);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(9, 6, NULL, &m, NULL)));
+    cap_box(m, 0);
+    for (int threads = 1; threads <= 2; threads++) {
+        tn_surf_profile prof = profile_1x2(4.0f);
+        prof.threads = threads;
+        cap_box(m, 0);
+        tn_surf *g = NULL;
+        assert_true(tn_succeeded(tn_surf_create(m, &prof, &la, &g, NULL)));
+        tn_surf_set_landmarks(g, 16);
+        const int n0 = tn_surf_node_count(g);
+        assert_true(n0 < 16);
+        assert_landmarks_distinct(g, 16, &lc);
+        assert_int_equal(answers_as_reference(g, &r, 100), 100);
+        int was[16];
+        for (int k = 0; k < n0; k++) was[k] = tn_surf_landmark_node(g, k);
+        /* saved capped: loads, the same landmarks */
+        size_t n;
+        unsigned char *b = save_graph(g, &n);
+        live_count lc2 = {0};
+        tn_allocator la2 = {live_alloc, live_free, &lc2};
+        tn_surf *l = NULL;
+        tn_error e;
+        if (tn_failed(tn_surf_load(m, &prof, b, n, "capped.tnsurf", &la2, &l, &e)))
+            fail_msg("load: %s", e.msg);
+        assert_landmarks_distinct(l, 16, &lc2);
+        for (int k = 0; k < n0; k++) assert_int_equal(tn_surf_landmark_node(l, k), was[k]);
+        tn_surf_destroy(l);
+        free(b);
+        for (int round = 0; round < 2; round++) {
+            cap_box(m, 2); /* more nodes than 16 */
+            assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
+            const int n1 = tn_surf_node_count(g);
+            printf("  %d thread(s): %d nodes -> %d\n", threads, n0, n1);
+            assert_true(n1 > 16);
+            assert_landmarks_distinct(g, 16, &lc);
+            assert_int_equal(answers_as_reference(g, &r, 100), 100);
+            cap_box(m, 0); /* and back */
+            assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
+            assert_int_equal(tn_surf_node_count(g), n0);
+            assert_landmarks_distinct(g, 16, &lc);
+            for (int k = 0; k < n0; k++) assert_int_equal(tn_surf_landmark_node(g, k), was[k]);
+            assert_int_equal(answers_as_reference(g, &r, 100), 100);
+        }
+        tn_surf_destroy(g);
+        assert_int_equal(lc.live, 0);
+    }
+    /* a bigger graph: the same 16 landmarks on 1 and 2 threads and after a load */
+    int first[16];
+    for (int threads = 1; threads <= 2; threads++) {
+        tn_surf_profile prof = profile_1x2(4.0f);
+        prof.threads = threads;
+        tn_map *rm = rooms_map();
+        tn_surf *g = NULL;
+        assert_true(tn_succeeded(tn_surf_create(rm, &prof, &la, &g, NULL)));
+        tn_surf_set_landmarks(g, 16);
+        assert_landmarks_distinct(g, 16, &lc);
+        for (int k = 0; k < 16; k++) {
+            if (threads == 1) first[k] = tn_surf_landmark_node(g, k);
+            assert_int_equal(tn_surf_landmark_node(g, k), first[k]);
+        }
+        size_t n;
+        unsigned char *b = save_graph(g, &n);
+        tn_surf *l = NULL;
+        tn_error e;
+        if (tn_failed(tn_surf_load(rm, &prof, b, n, "rooms.tnsurf", &la, &l, &e)))
+            fail_msg("load: %s", e.msg);
+        for (int k = 0; k < 16; k++) assert_int_equal(tn_surf_landmark_node(l, k), first[k]);
+        tn_surf_destroy(l);
+        free(b);
+        tn_surf_destroy(g);
+        tn_map_destroy(rm);
+    }
+    tn_map_destroy(m);
+    assert_int_equal(lc.live, 0);
+}
+
 /* The query shortcuts (tn_surf_build_shortcuts) against the reference
  * search: random levels as test_find_equals_reference, cores of 1 key (a
  * contraction hierarchy almost to the top), 8, 64 and the default (on
@@ -4938,6 +5039,7 @@ int main(void)
         cmocka_unit_test(test_query_gen_wrap),
         cmocka_unit_test(test_landmarks_cover_one_way_parts),
         cmocka_unit_test(test_landmarks_distinct),
+        cmocka_unit_test(test_landmarks_cap_follows_edits),
         cmocka_unit_test(test_shortcuts_equal_reference),
         cmocka_unit_test(test_shortcuts_out_of_memory),
         cmocka_unit_test(test_shortcuts_no_edges),
