@@ -4030,6 +4030,70 @@ static void test_landmarks_cap_follows_edits(void **state)
     assert_int_equal(lc.live, 0);
 }
 
+/* A save made before landmarks were capped at the node count: the 9x6 box
+ * of cap_box (13 nodes) asked for 16 landmarks, saved by the library as it
+ * was (commit d3f4ece: 16 tables, node 11 four times; the file's bytes are
+ * that build's).  It loads, as users' saved graphs must: its tables are
+ * proved as before, then the landmarks chosen again (13, one per node, as a
+ * build on today's library); a save of that loads as it is.  It was
+ * refused ("16 landmark tables, where the setting 16 gives this graph
+ * 13"); a library review. */
+static void test_load_landmarks_saved_before_cap(void **state)
+{
+    (void)state;
+    live_count lc = {0};
+    tn_allocator la = {live_alloc, live_free, &lc};
+    const char *path = "tests/data/surf_13_nodes_16_landmarks_old.tnsurf";
+    size_t n = 0;
+    unsigned char *b = (unsigned char *)tu_slurp(path, &n);
+    if (!b) fail_msg("%s: cannot read (tests run from the repository root)", path);
+    const size_t ns = le32(b + 72), nv = le32(b + 76), nb = (16 + 1) / 2;
+    const size_t at = n - 8 - nv * nb - 4 * ns * 2 * 16 - 4 * 16 - 4;
+    assert_int_equal(nv, 13);
+    assert_int_equal(le32(b + at - 4), 16); /* the setting */
+    assert_int_equal(le32(b + at), 16);     /* and 16 tables */
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(9, 6, NULL, &m, NULL)));
+    cap_box(m, 0);
+    const tn_surf_profile prof = profile_1x2(4.0f);
+    tn_surf *g = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+    tn_surf_set_landmarks(g, 16);
+    tn_surf *l = NULL;
+    tn_error e;
+    if (tn_failed(tn_surf_load(m, &prof, b, n, path, &la, &l, &e))) fail_msg("load: %s", e.msg);
+    int rec;
+    tn_surf_landmark_counts(l, NULL, &rec);
+    assert_int_equal(rec, 2 * 13); /* chosen again */
+    assert_landmarks_distinct(l, 16, &lc);
+    for (int k = 0; k < 13; k++)
+        assert_int_equal(tn_surf_landmark_node(l, k), tn_surf_landmark_node(g, k));
+    tn_rng r;
+    tn_rng_seed(&r, 34, 34);
+    assert_int_equal(answers_as_reference(l, &r, 100), 100);
+    /* saved again: 13 tables, loaded as they are */
+    size_t n2;
+    unsigned char *b2 = save_graph(l, &n2);
+    assert_true(n2 < n);
+    tn_surf *l2 = NULL;
+    if (tn_failed(tn_surf_load(m, &prof, b2, n2, "again.tnsurf", NULL, &l2, &e)))
+        fail_msg("load: %s", e.msg);
+    tn_surf_landmark_counts(l2, NULL, &rec);
+    assert_int_equal(rec, 0);
+    assert_int_equal(tn_surf_landmark_count(l2), 13);
+    tn_surf_destroy(l2);
+    free(b2);
+    /* a table of it changed is still refused (the proof comes first) */
+    b[at + 4 + 4 * 16 + 4 * 3] += 2; /* node 0's cost from landmark 3 (node 3): 3 -> 5 */
+    reseal(b, n);
+    assert_load_refused(m, &prof, b, n, "is not the graph's shortest costs");
+    tn_surf_destroy(l);
+    tn_surf_destroy(g);
+    free(b);
+    tn_map_destroy(m);
+    assert_int_equal(lc.live, 0);
+}
+
 /* The query shortcuts (tn_surf_build_shortcuts) against the reference
  * search: random levels as test_find_equals_reference, cores of 1 key (a
  * contraction hierarchy almost to the top), 8, 64 and the default (on
@@ -5040,6 +5104,7 @@ int main(void)
         cmocka_unit_test(test_landmarks_cover_one_way_parts),
         cmocka_unit_test(test_landmarks_distinct),
         cmocka_unit_test(test_landmarks_cap_follows_edits),
+        cmocka_unit_test(test_load_landmarks_saved_before_cap),
         cmocka_unit_test(test_shortcuts_equal_reference),
         cmocka_unit_test(test_shortcuts_out_of_memory),
         cmocka_unit_test(test_shortcuts_no_edges),

@@ -3489,8 +3489,9 @@ static tn_status build_graph(tn_surf *g, const tn_map *m, tn_error *err)
             goto fail;
         }
         /* tables saved: as many as the setting gives (none: a save without
-         * the query index, which the load then makes) */
-        if (L->nlm != 0 && L->nlm != lm_count(g)) {
+         * the query index, which the load then makes; more than the nodes:
+         * a save from before the cap, lm_saved_count) */
+        if (L->nlm != 0 && !lm_saved_count(g, L->nlm)) {
             st = tn_error_set(err, TN_FAILURE | TN_PARSE_ERROR, 0, 0,
                               "%s: surface graph data: %d landmark tables, where the setting "
                               "%d gives this graph %d",

@@ -441,7 +441,9 @@ void tn_surf_destroy(tn_surf *g);
  * runs, footprints; and the landmark setting and tables, which a load
  * proves exact in one pass over the arcs instead of searching them again
  * (the landmarks' nodes are taken as saved; a node saved twice, as builds
- * before 2026-12-07 could, makes the load choose them again).
+ * before 2026-12-07 could, makes the load choose them again; so do their
+ * saves of a graph of fewer nodes than its landmark setting, which held
+ * the setting's count of tables: they load, tested).
  * tn_surf_load makes the graph again from them and map m
  * (surfaces, node arrays, the query index, as a build makes them): the same
  * graph as tn_surf_create on that map, edge for edge, ready for queries and

@@ -26,7 +26,9 @@
  *   per footprint word: u64
  *   i32 landmark setting (tn_surf_set_landmarks: 0 the default, -1 none,
  *     1..16); u32 landmarks K (0: none saved, else as many as the setting
- *     gives the graph); per landmark: i32 node; per surface: u32 x 2K
+ *     gives the graph; saves from before 2026-12-07 may hold the setting's
+ *     count on a graph of fewer nodes, which the load takes and chooses
+ *     again); per landmark: i32 node; per surface: u32 x 2K
  *     (its first node's row of the tables: K costs from the landmarks, K
  *     to them; Q_INF unreached); per node: ceil(K / 2) bytes, 2 bits per
  *     column (column f at bits 2f): its cost less the previous node's of

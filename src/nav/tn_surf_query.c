@@ -241,6 +241,14 @@ int lm_count(const tn_surf *g)
     return g->lm_want == 0 && g->nnodes >= Q_LM_NODES ? Q_LM_AUTO : 0;
 }
 
+bool lm_saved_count(const tn_surf *g, int k)
+{
+    if (k == lm_count(g)) return true;
+    /* (before the cap: the setting's count however few the nodes) */
+    return g->nnodes > 0 && k > g->nnodes && g->lm_want > 0 &&
+           k == (g->lm_want < Q_LM ? g->lm_want : Q_LM);
+}
+
 /* One of lm_build's searches: its scratch and its direction. */
 typedef struct lm_job {
     const tn_surf *g;
@@ -511,8 +519,9 @@ static bool lm_build(tn_surf *g, const karcs *A)
  * are the ones lm_build searches (walks and kept edges, A).  False: out of
  * memory (no tables), or the tables are not the graph's (g->lm_bad set to
  * 1 + the column, g->lm_bad_node to the node).  Exact tables with a
- * landmark twice (lm_build chose them so until 2026-12-07) are dropped and
- * the landmarks chosen again (lm_build). */
+ * landmark twice (lm_build chose them so until 2026-12-07; also every save
+ * of more tables than nodes, lm_saved_count) are dropped and the landmarks
+ * chosen again (lm_build: lm_count of them). */
 static bool lm_take(tn_surf *g, const karcs *A)
 {
     const tn_allocator *a = &g->alloc;
@@ -1583,7 +1592,8 @@ void query_index_build(tn_surf *g, lm_delta *d)
             d->lists = lists && d->redo; /* (without redo, none were made) */
         }
         if (lm_count(g) > 0 && !(d && lm_update(g, d, &A)))
-            ok = !d && g->blob && g->blob->nlm == lm_count(g) ? lm_take(g, &A) : lm_build(g, &A);
+            ok =
+                !d && g->blob && lm_saved_count(g, g->blob->nlm) ? lm_take(g, &A) : lm_build(g, &A);
     }
     ok = ok && !tn_surfi_cancelled(g);
     if (ok && !g->nlm) { /* without landmarks: the surface graph (scratch: ofirst) */

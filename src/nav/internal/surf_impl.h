@@ -349,6 +349,12 @@ void query_index_free(tn_surf *g);
 /* How many landmark tables g gets (its setting lm_want, its node count). */
 #define lm_count tn_surfi_lm_count
 int lm_count(const tn_surf *g);
+/* Whether k saved landmark tables are ones tn_surf_load takes (proves):
+ * lm_count's, or the setting's count on a graph of fewer nodes (saved
+ * before the count was capped at the nodes, 2026-12-07: a landmark is
+ * there twice, so the load proves them and then chooses again). */
+#define lm_saved_count tn_surfi_lm_saved_count
+bool lm_saved_count(const tn_surf *g, int k);
 
 /* Library-internal (tn_surf_ch.c) */
 #define ch_free tn_surfi_ch_free
