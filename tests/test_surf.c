@@ -750,6 +750,61 @@ static void test_query_fit_out_of_memory(void **state)
     tn_map_destroy(m);
 }
 
+/* A query object fitted to a graph with shortcuts, then labels built:
+ * the next fit makes the labels' scratch.  Each of its allocations
+ * refused in turn leaves the object as it was (memory, blocks held); the
+ * grow that succeeds answers as tn_surf_find (labels read) and a fit
+ * after it allocates nothing (a library review of query_fit). */
+static void test_query_fit_labels_out_of_memory(void **state)
+{
+    (void)state;
+    tn_rng r;
+    tn_map *m = NULL;
+    tn_surf_profile prof;
+    tn_surf *g = level_graph(48, 32, 41, &r, &m, &prof);
+    assert_true(tn_succeeded(tn_surf_build_shortcuts(g, 0, NULL)));
+    fail_nth f = {0, 0, 0, 0};
+    tn_allocator a = {fail_alloc, fail_free, &f};
+    tn_surf_query *qo = NULL;
+    assert_true(tn_succeeded(tn_surf_query_create(g, &a, &qo, NULL)));
+    query_object_as_find(g, qo, &r, 30);
+    const size_t mem0 = tn_surf_query_memory(qo);
+    const long live0 = atomic_load(&f.live);
+    assert_true(tn_succeeded(tn_surf_build_labels(g, NULL)));
+    assert_true(tn_surf_has_labels(g));
+    long refused = 0;
+    for (long k = 1;; k++) {
+        atomic_store(&f.n, 0);
+        f.k = k;
+        tn_error e = {0};
+        const tn_status st = tn_surf_query_fit(qo, &e);
+        const long asked = atomic_load(&f.n);
+        f.k = 0;
+        if (asked < k) {
+            assert_int_equal(st, TN_OK);
+            break;
+        }
+        refused++;
+        assert_int_equal(st, TN_FAILURE | TN_OUT_OF_MEMORY);
+        assert_non_null(strstr(e.msg, "tn_surf_query_fit"));
+        assert_int_equal(tn_surf_query_memory(qo), mem0);
+        assert_int_equal(atomic_load(&f.live), live0);
+    }
+    printf("  %ld refused grows of the labels' scratch\n", refused);
+    assert_true(refused >= 3);
+    assert_true(tn_surf_query_memory(qo) > mem0);
+    const size_t mem1 = tn_surf_query_memory(qo);
+    atomic_store(&f.n, 0);
+    assert_true(tn_succeeded(tn_surf_query_fit(qo, NULL)));
+    query_object_as_find(g, qo, &r, 100);
+    assert_int_equal(atomic_load(&f.n), 0);
+    assert_int_equal(tn_surf_query_memory(qo), mem1);
+    tn_surf_query_destroy(qo);
+    assert_int_equal(atomic_load(&f.live), 0);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
 /* Goals the query refuses on test_bad_input's map: in a block, outside
  * the map, and a start that is no node. */
 static void find_refusals(tn_surf *g, int start)
@@ -5114,6 +5169,7 @@ int main(void)
         cmocka_unit_test(test_no_allocation_per_query),
         cmocka_unit_test(test_query_fit_after_growth),
         cmocka_unit_test(test_query_fit_out_of_memory),
+        cmocka_unit_test(test_query_fit_labels_out_of_memory),
         cmocka_unit_test(test_edges_replay),
         cmocka_unit_test(test_demo_map_has_no_traps),
         cmocka_unit_test(test_out_of_memory),
