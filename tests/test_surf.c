@@ -805,6 +805,59 @@ static void test_query_fit_labels_out_of_memory(void **state)
     tn_map_destroy(m);
 }
 
+/* A query object fits the graph's shortcuts (and labels) as long as they
+ * are no bigger than those it made its scratch for: a refused
+ * tn_surf_build_shortcuts (the shortcuts stay) or shortcuts built again
+ * to the same size leave nothing to grow, so tn_surf_query_fit and the
+ * queries allocate nothing, and answer as tn_surf_find (the scratch
+ * serves the new shortcuts).  It made the whole scratch again after any
+ * of those (9 blocks; out of memory, the query failed though the object
+ * fit); a library review. */
+static void test_query_fit_keeps_shortcut_scratch(void **state)
+{
+    (void)state;
+    tn_rng r;
+    tn_map *m = NULL;
+    tn_surf_profile prof;
+    tn_surf *g = level_graph(48, 32, 41, &r, &m, &prof);
+    assert_true(tn_succeeded(tn_surf_build_shortcuts(g, 0, NULL)));
+    fail_nth f = {0, 0, 0, 0};
+    tn_allocator a = {fail_alloc, fail_free, &f};
+    tn_surf_query *qo = NULL;
+    assert_true(tn_succeeded(tn_surf_query_create(g, &a, &qo, NULL)));
+    for (int labels = 0; labels < 2; labels++) {
+        if (labels) {
+            assert_true(tn_succeeded(tn_surf_build_labels(g, NULL)));
+            assert_true(tn_succeeded(tn_surf_query_fit(qo, NULL))); /* grows once */
+        }
+        const size_t mem0 = tn_surf_query_memory(qo);
+        const long live0 = atomic_load(&f.live);
+        for (int round = 0; round < 2; round++) {
+            tn_error e;
+            if (round == 0) /* refused: the shortcuts (and labels) stay */
+                assert_int_equal(tn_surf_build_shortcuts(g, -5, &e), TN_FAILURE | TN_INVALID_PARAM);
+            else { /* the same shortcuts again (the labels dropped, made again) */
+                assert_true(tn_succeeded(tn_surf_build_shortcuts(g, 0, NULL)));
+                if (labels) assert_true(tn_succeeded(tn_surf_build_labels(g, NULL)));
+            }
+            assert_true(tn_surf_has_shortcuts(g));
+            assert_int_equal(tn_surf_has_labels(g), labels);
+            atomic_store(&f.n, 0);
+            f.k = 1; /* any allocation refused */
+            assert_int_equal(tn_surf_query_fit(qo, &e), TN_OK);
+            query_object_as_find(g, qo, &r, 100);
+            f.k = 0;
+            assert_int_equal(atomic_load(&f.n), 0);
+            assert_int_equal(tn_surf_query_memory(qo), mem0);
+            assert_int_equal(atomic_load(&f.live), live0);
+        }
+    }
+    tn_surf_query_destroy(qo);
+    assert_int_equal(atomic_load(&f.live), 0);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
 /* Goals the query refuses on test_bad_input's map: in a block, outside
  * the map, and a start that is no node. */
 static void find_refusals(tn_surf *g, int start)
@@ -5170,6 +5223,7 @@ int main(void)
         cmocka_unit_test(test_query_fit_after_growth),
         cmocka_unit_test(test_query_fit_out_of_memory),
         cmocka_unit_test(test_query_fit_labels_out_of_memory),
+        cmocka_unit_test(test_query_fit_keeps_shortcut_scratch),
         cmocka_unit_test(test_edges_replay),
         cmocka_unit_test(test_demo_map_has_no_traps),
         cmocka_unit_test(test_out_of_memory),

@@ -657,7 +657,10 @@ tn_status tn_surf_find_end(tn_surf *g, tn_surf_leg *out, int cap, int *count, tn
  *  - tn_surf_query_find: as tn_surf_find.  Zero allocations while the
  *    graph is no bigger than when the object last grew: after an edit
  *    leaves the graph with more nodes or surfaces than the object holds
- *    (it keeps 1/16 more), after shortcuts or labels are built, or once
+ *    (it keeps 1/16 more), after shortcuts or labels are built (unless
+ *    its scratch fits them: made for as many keys and core keys, and
+ *    with the labels' arrays when there are labels; so a refused build
+ *    or the same shortcuts built again grow nothing; tested), or once
  *    the graph is left without its query index (OUT OF MEMORY: the
  *    reference search's state), the next query grows it once (FAILURE |
  *    OUT_OF_MEMORY with a message when it cannot; nothing else changes:

@@ -129,6 +129,7 @@ struct ch_scratch {
     struct hl_fwd *lf; /* NULL without labels */
     struct hl_bwd *lb;
     uint32_t lgen;
+    int nk, nc; /* the keys and core keys it was made for (ch_scratch_fits) */
 };
 
 struct tn_surf_ch {
@@ -1610,6 +1611,16 @@ bool ch_scratch_fit(tn_surf_query *q, const tn_surf *g)
         ch_scratch_free(q);
         return false;
     }
+    S->nk = H->nk, S->nc = H->nc;
     q->chs_mem = mem;
     return true;
+}
+
+bool ch_scratch_fits(const tn_surf_query *q, const tn_surf *g)
+{
+    const struct tn_surf_ch *H = g->ch;
+    const struct ch_scratch *S = q->chs;
+    if (!H) return !S; /* (a scratch without shortcuts: freed) */
+    /* (the same counts, not more: a stamp wrap clears the keys there are) */
+    return S && S->nk == H->nk && S->nc == H->nc && (!H->lab[0] || S->lf);
 }

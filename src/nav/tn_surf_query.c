@@ -2676,6 +2676,10 @@ static tn_status query_fit(tn_surf_query *q, bool ref, const char *what, tn_erro
     const tn_allocator *a = &q->alloc;
     const size_t nn = (size_t)g->nnodes + 1, ns = (size_t)g->nsurf + 1;
     const bool grow_n = nn > q->ncap || (ref && !q->ref), grow_s = ns > q->scap;
+    /* (a new query index revision whose shortcuts the scratch still fits,
+     * as after a refused build or the same shortcuts built again: kept) */
+    if (q->chs_made && q->chs_rev != g->index_rev && ch_scratch_fits(q, g))
+        q->chs_rev = g->index_rev;
     const bool new_ch = !q->chs_made || q->chs_rev != g->index_rev;
     tn_surf_query t; /* the new arrays, until all are made */
     memset(&t, 0, sizeof t);

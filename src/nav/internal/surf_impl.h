@@ -361,6 +361,7 @@ bool lm_saved_count(const tn_surf *g, int k);
 #define ch_find tn_surfi_ch_find
 #define ch_scratch_fit tn_surfi_ch_scratch_fit
 #define ch_scratch_free tn_surfi_ch_scratch_free
+#define ch_scratch_fits tn_surfi_ch_scratch_fits
 void ch_free(tn_surf *g);
 /* The shortcut search of a query (g->ch current) in q's scratch (its own
  * shortcut scratch, else the shortcuts'): the plan's nodes get q's
@@ -372,6 +373,11 @@ int ch_find(const tn_surf *g, tn_surf_query *q, int start, const goal *G);
  * true), its old one freed; false when out of memory (none then). */
 bool ch_scratch_fit(tn_surf_query *q, const tn_surf *g);
 void ch_scratch_free(tn_surf_query *q);
+/* Whether q's shortcut scratch serves g's shortcuts as they are: made for
+ * as many keys and core keys, with the labels' arrays when g has labels
+ * (its stamps go on across shortcuts built again); without shortcuts,
+ * whether q has none. */
+bool ch_scratch_fits(const tn_surf_query *q, const tn_surf *g);
 /* Library-internal (tn_surf.c): fa(a) and fb(b), on two threads when `two`
  * and threads exist, else one after the other. */
 #define surf_both tn_surfi_both
