@@ -714,9 +714,13 @@ uint32_t tn_surf_query_serial(const tn_surf_query *q);
  * (tn_surf_landmark_count tells what the graph has).  The landmarks are
  * distinct nodes, so a graph of fewer nodes than k gets one per node
  * (the count, the tables and tn_surf_memory are for those; the heuristic
- * stays admissible: each table holds its landmark's exact costs); on a
- * graph whose parts do not reach one another they are spread over the
- * parts (tested).  The query index is made again: out of memory
+ * stays admissible: each table holds its landmark's exact costs).  On a
+ * graph whose parts do not reach one another, every other landmark goes
+ * where it covers the most nodes not yet covered, so parts get them by
+ * size; with fewer landmarks than about twice the parts one can get none
+ * (four equal closed rooms, 4 or 5 landmarks: one room none, another two;
+ * answers stay exact, queries in that room expand about 3x the nodes;
+ * from 6 every room has one).  The query index is made again: out of memory
  * leaves the graph without it (tn_surf_has_query_index false, 0
  * landmarks; queries answer by the reference search, see OUT OF MEMORY)
  * until the next build or repair with memory. */
