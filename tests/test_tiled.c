@@ -1624,6 +1624,56 @@ static void expect_error_n(const char *text, size_t len, const char *name, int f
 #define TMJ_LAYER \
     "{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":2,\"height\":2,\"data\":[0,1,0,0]}"
 
+#if LIBXML_VERSION >= 21200
+static void count_error(void *data, const xmlError *e)
+#else
+static void count_error(void *data, xmlErrorPtr e)
+#endif
+{
+    (void)e;
+    (*(int *)data)++;
+}
+
+/* An XML syntax error is the first one that makes the document not
+ * well-formed, kept by a handler of the parse's own: not a warning before
+ * it (version="1.1"), nor a namespace error (an undeclared prefix: the
+ * document loads with it, as it does with the warning); and an
+ * application's global handler is neither called nor replaced. */
+static void test_xml_first_error(void **state)
+{
+    (void)state;
+    const char *X = "tests/data/tiled/bad.tmx";
+    const char *head = "<?xml version=\"1.1\"?>\n"
+                       "<map q:note=\"x\" orientation=\"orthogonal\" width=\"2\" height=\"2\" "
+                       "tilewidth=\"16\" tileheight=\"16\">\n"
+                       "<tileset firstgid=\"1\" source=\"fixture.tsx\"/>\n";
+    char doc[1024], want[256], err[512];
+    int calls = 0;
+    xmlSetStructuredErrorFunc(&calls, count_error);
+    /* both problems alone: the map loads */
+    snprintf(doc, sizeof doc,
+             "%s<layer name=\"t\" width=\"2\" height=\"2\">\n"
+             "<data encoding=\"csv\">0,1,0,0</data></layer></map>\n",
+             head);
+    tn_map *m = NULL;
+    if (tn_tiled_load_buffer(doc, strlen(doc), X, TN_TILED_TMX, &m, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    tn_map_destroy(m);
+    /* with a '>' missing at the end of line 4: that error, on line 5 */
+    snprintf(doc, sizeof doc,
+             "%s<layer name=\"t\" width=\"2\" height=\"2\"\n"
+             "<data encoding=\"csv\">0,1,0,0</data></layer></map>\n",
+             head);
+    snprintf(want, sizeof want, "%s:5: XML error: error parsing attribute name", X);
+    expect_error(doc, TN_TILED_TMX, want);
+    assert_int_equal(calls, 0);
+    /* the application's handler is still the one libxml2 reports to */
+    xmlDocPtr x = xmlReadMemory("<a", 2, NULL, NULL, 0);
+    assert_null(x);
+    assert_true(calls > 0);
+    xmlSetStructuredErrorFunc(NULL, NULL);
+}
+
 /* JSON and XML that cJSON or libxml2 would take silently, losing or
  * guessing something, are refused with where they are: a NUL byte (XML in
  * UTF-16 has them in every character and still loads), text after the
@@ -1946,6 +1996,7 @@ int main(void)
         cmocka_unit_test(test_json_tile_arrays),
         cmocka_unit_test(test_json_tile_arrays_strict),
         cmocka_unit_test(test_strict_input),
+        cmocka_unit_test(test_xml_first_error),
         cmocka_unit_test(test_save_keeps_numbers),
         cmocka_unit_test(test_file_limit),
         cmocka_unit_test(test_json_path_cut),

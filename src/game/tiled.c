@@ -547,7 +547,9 @@ static int xnum(doc *d, xmlNodePtr n, const char *name, const char *what, double
 /* The first error of a parse: libxml2 goes on after a fatal error and
  * keeps only the last one (a '>' missing at line 4 was reported as "Extra
  * content at the end of the document" on the file's last line).  Kept in
- * the parser context's _private by the structured handler below. */
+ * the parser context's _private by the structured handler below, which is
+ * the context's own (no global handler: loads on two threads, or an
+ * application's handler, are left alone). */
 typedef struct xfirst {
     xmlParserCtxtPtr main; /* the file's context (an entity's text gets its own) */
     int line;
@@ -563,7 +565,15 @@ static void xml_first_error(void *ctx, xmlErrorPtr e)
 {
     xmlParserCtxtPtr c = ctx;
     xfirst *f = c ? c->_private : NULL;
-    if (!f || f->set || !e || !e->message || e->level < XML_ERR_ERROR) return;
+    if (!f || f->set || !e || !e->message) return;
+    /* Only an error that makes the document not well-formed is why the
+     * parse failed: not a warning (libxml2 reports those here too, e.g.
+     * version="1.1"), nor a namespace error (an undeclared prefix: level
+     * error, but the document loads with it) or a DTD validity one.  A
+     * parser-domain error of level error (libxml2 before 2.13) stops the
+     * document too. */
+    if (e->level != XML_ERR_FATAL && !(e->level == XML_ERR_ERROR && e->domain == XML_FROM_PARSER))
+        return;
     f->set = true;
     /* inside an entity's text, e->line is the entity's: name the file's
      * line, where the parse of the file is (the entity's reference) */
@@ -609,11 +619,20 @@ static xmlDocPtr xml_parse(doc *d, const char *buf, size_t len, const char *what
     }
     xfirst first = {ctx, 0, false, ""};
     ctx->_private = &first;
-    if (ctx->sax) ctx->sax->serror = xml_first_error; /* its data: ctx->userData, the context */
-    /* No network, no entity substitution, no DTD loading, quiet. */
-    xmlDocPtr x = xmlCtxtReadMemory(ctx, buf, (int)len, NULL, NULL,
-                                    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
-                                        XML_PARSE_BIG_LINES);
+    /* No network, no entity substitution, no DTD loading, quiet: the
+     * handler takes every report, so nothing is printed.  Not with
+     * XML_PARSE_NOERROR/NOWARNING then: from libxml2 2.13 on they keep
+     * reports from any handler, this one too (the last error again). */
+    int opts = XML_PARSE_NONET | XML_PARSE_BIG_LINES;
+#if LIBXML_VERSION >= 21300
+    xmlCtxtSetErrorHandler(ctx, xml_first_error, ctx);
+#else
+    if (ctx->sax) /* the context's own copy; its data: ctx->userData, the context */
+        ctx->sax->serror = xml_first_error;
+    else
+        opts |= XML_PARSE_NOERROR | XML_PARSE_NOWARNING;
+#endif
+    xmlDocPtr x = xmlCtxtReadMemory(ctx, buf, (int)len, NULL, NULL, opts);
     if (!x) xml_error(d, ctx, what);
     xmlFreeParserCtxt(ctx);
     return x;
