@@ -216,6 +216,96 @@ static void test_radius_message_follows(void **state)
     tn_world_destroy(w);
 }
 
+/* The HUD's path numbers, "N points, L tiles" (its " | path N points[
+ * (arcs included)], L tiles"), into out; false when it shows no path. */
+static bool hud_path(tn_world *w, char *out, size_t cap)
+{
+    char hud[1024];
+    tn_world_hud(w, hud, sizeof hud);
+    const char *h = strstr(hud, " | path ");
+    if (!h) return false;
+    int n = atoi(h + 8);
+    const char *len = strstr(h, " tiles");
+    assert_non_null(len);
+    const char *comma = len;
+    while (comma > h && *comma != ',') comma--;
+    snprintf(out, cap, "%d points, %.*s tiles", n, (int)(len - comma - 2), comma + 2);
+    return true;
+}
+
+/* An edit that re-plans the navpath tool's path leaves no other numbers
+ * on the status line than the HUD's (a playtest on arena.map: a wall
+ * right-dragged down column 40 under the path to (60,5) made the HUD's
+ * "path 12 points, 64.8 tiles" while the status line kept the click's
+ * "navmesh path: 11 points, 63.8 tiles"): the status says the re-plan, as
+ * the radius slider's does.  An edit that changes nothing of the path
+ * says nothing; a message not about the path is not replaced; a block put
+ * over an item says that (the edit's own message) rather than the path. */
+static void test_edit_message_follows(void **state)
+{
+    (void)state;
+    tn_world *w = NULL;
+    tn_error err;
+    assert_int_equal(tn_world_create(tu_load_map("maps/arena.map"), NULL, NULL, &w, &err), TN_OK);
+    const tn_map *m = tn_world_map(w);
+    assert_int_equal(tn_world_set_tool(w, TN_TOOL_NAVPATH), TN_OK);
+    assert_int_equal(tn_world_click(w, 60, 5, TN_CLICK_LEFT, false, &err), TN_OK);
+    char pts[64], was[64];
+    assert_true(hud_path(w, pts, sizeof pts));
+    assert_non_null(strstr(tn_world_message_text(w), pts));
+    int replans = 0;
+    for (int y = 0; y < m->h; y++) {
+        if (tn_map_tile(m, 40, y) != TN_TILE_EMPTY || tn_map_mark(m, 40, y)) continue;
+        snprintf(was, sizeof was, "%s", pts);
+        tn_status s = tn_world_click(w, 40, y, TN_CLICK_RIGHT, false, &err);
+        if (tn_failed(s)) continue; /* (the character's tiles) */
+        const char *msg = tn_world_message_text(w);
+        if (!hud_path(w, pts, sizeof pts)) break; /* cut: said so */
+        if (strcmp(pts, was) != 0) {
+            char want[64];
+            snprintf(want, sizeof want, "navmesh path re-planned after the edit at (40,%d): ", y);
+            if (strncmp(msg, want, strlen(want)) != 0 || !strstr(msg, pts))
+                fail_msg("edit (40,%d): HUD \"%s\", status \"%s\"", y, pts, msg);
+            replans++;
+        } else if (strncmp(msg, "navmesh path", 12) == 0 && !strstr(msg, pts)) {
+            fail_msg("edit (40,%d): HUD \"%s\", status \"%s\"", y, pts, msg);
+        }
+    }
+    assert_true(replans > 0);
+    /* a message about something else stays */
+    tn_world_message(w, "saved somewhere");
+    int y = 0;
+    while (y < m->h && tn_map_tile(m, 40, y) != TN_TILE_BLOCK) y++;
+    assert_true(y < m->h);
+    assert_int_equal(tn_world_click(w, 40, y, TN_CLICK_RIGHT, false, &err), TN_OK); /* erase */
+    assert_string_equal(tn_world_message_text(w), "saved somewhere");
+    tn_world_destroy(w);
+
+    /* an item on the path, then the path clicked: a block over the item
+     * says what it took */
+    assert_int_equal(tn_world_create(tu_load_map("maps/arena.map"), NULL, NULL, &w, &err), TN_OK);
+    m = tn_world_map(w);
+    assert_int_equal(tn_world_set_tool(w, TN_TOOL_NAVPATH), TN_OK);
+    float cx, cy, xy[2 * 256];
+    tn_world_character_center(w, &cx, &cy);
+    const float T = (float)TN_TILE_PX;
+    int n = tn_wnav_path(w, cx, cy, 60.5f * T, 5.5f * T, tn_wnav_agent_radius(w), xy, 256);
+    assert_true(n >= 3);
+    int tx = (int)((xy[2] + xy[4]) / 2 / T), ty = (int)((xy[3] + xy[5]) / 2 / T);
+    assert_int_equal(tn_map_tile(m, tx, ty), TN_TILE_EMPTY);
+    assert_int_equal(tn_world_edit(w, tx, ty, TN_EDIT_ITEM, &err), TN_OK);
+    assert_int_equal(tn_world_click(w, 60, 5, TN_CLICK_LEFT, false, &err), TN_OK);
+    assert_true(hud_path(w, was, sizeof was));
+    assert_int_equal(tn_world_click(w, tx, ty, TN_CLICK_RIGHT, false, &err), TN_OK);
+    assert_true(hud_path(w, pts, sizeof pts));
+    if (strcmp(pts, was) == 0) fail_msg("the block at (%d,%d) left the path as it was", tx, ty);
+    char want[64];
+    snprintf(want, sizeof want, "block placed at (%d,%d) over an item: ", tx, ty);
+    if (strncmp(tn_world_message_text(w), want, strlen(want)) != 0)
+        fail_msg("status: %s", tn_world_message_text(w));
+    tn_world_destroy(w);
+}
+
 /* The mesh is sized to the map's content, not the worst case of its size:
  * edits that add far more outline than the headroom re-fit it, and the
  * re-fitted mesh answers like a worst-case mesh built from scratch. */
@@ -342,6 +432,7 @@ int main(void)
         cmocka_unit_test(test_navpath_goal_moved),
         cmocka_unit_test(test_first_build_timed),
         cmocka_unit_test(test_radius_message_follows),
+        cmocka_unit_test(test_edit_message_follows),
         cmocka_unit_test(test_mesh_fits_content),
         cmocka_unit_test(test_revision_goes_on_across_maps),
     };

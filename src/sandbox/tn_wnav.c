@@ -32,6 +32,7 @@ struct tn_wnav {
     int ncorr;
     float agent_radius; /* px: parameter agent_radius */
     int refits;         /* times the mesh was sized to the map (mesh_fit) */
+    unsigned said;      /* the world's message serial of the last edit's re-plan note */
 };
 
 /* The navmesh part when it has a mesh; NULL when it is off (a map over the
@@ -317,6 +318,45 @@ static tn_status mesh_fit(tn_world *w, struct tn_wnav *s, tn_error *err)
 
 /* Full build (x < 0) or the local update around tile (x, y); an edit that
  * outgrows the mesh's capacity re-fits it to the map and builds it whole. */
+/* The tool path's numbers as the HUD shows them: "N points, L tiles". */
+static void path_numbers(const struct tn_wnav *s, char *out, size_t cap)
+{
+    snprintf(out, cap, "%d points, %.1f tiles%s", s->npath, s->path_len / TN_TILE_PX,
+             s->partial ? " (partial)" : "");
+}
+
+static void moved_note(const struct tn_wnav *s, char *moved, size_t cap);
+
+/* An edit re-planned the tool path into another one (the HUD shows its
+ * numbers): a status line about the navmesh path (the click's "navmesh
+ * path: 11 points, 63.8 tiles", a radius re-plan, a cut) would now say
+ * numbers or a state the HUD does not, so it says the re-plan, as the
+ * radius slider's does (a playtest: a wall dragged across the path left
+ * the click's numbers beside the HUD's new ones).  Another message (a
+ * save, the bot's) is not about this path: it stays, and the HUD has the
+ * numbers, as for the bot's re-plans after an edit. */
+static void replan_said(tn_world *w, struct tn_wnav *s, int x, int y, const char *numbers)
+{
+    if (w->message_ttl <= 0 || strncmp(w->message, "navmesh", 7) != 0) return;
+    char at[48] = "";
+    if (x >= 0) snprintf(at, sizeof at, " at (%d,%d)", x, y);
+    if (s->partial) {
+        tn_world_message(w,
+                         "navmesh path re-planned after the edit%s: still unreachable (%s): it "
+                         "ends %.1f tiles from the goal; %d points, %.1f tiles",
+                         at, unreachable_why(s), s->gap / TN_TILE_PX, s->npath,
+                         s->path_len / TN_TILE_PX);
+    } else {
+        char moved[160];
+        moved_note(s, moved, sizeof moved);
+        tn_world_message(w, "navmesh path re-planned after the edit%s: %s%s%s", at, numbers,
+                         moved[0] ? "; " : "", moved);
+    }
+    s->said = w->message_serial;
+}
+
+unsigned tn_wnav_replan_said(const tn_world *w) { return w && w->nav ? w->nav->said : 0; }
+
 static void rebuild(tn_world *w, struct tn_wnav *s, int x, int y)
 {
     tn_error err;
@@ -342,6 +382,8 @@ static void rebuild(tn_world *w, struct tn_wnav *s, int x, int y)
     if (!s->mesh) return; /* off: nothing to re-plan */
     const bool was_partial = s->partial;
     if (s->has_path) {
+        char before[64], now[64];
+        path_numbers(s, before, sizeof before);
         tn_status st2 = replan_tool_path(s);
         if (tn_failed(st2))
             tn_world_message(w, "navmesh: the shown path is cut by the edit");
@@ -350,6 +392,8 @@ static void rebuild(tn_world *w, struct tn_wnav *s, int x, int y)
                              "navmesh: the edit cut the shown path (%s): it now ends at the "
                              "closest place reached, %.1f tiles from the goal",
                              unreachable_why(s), s->gap / TN_TILE_PX);
+        else if (path_numbers(s, now, sizeof now), strcmp(before, now) != 0 || was_partial)
+            replan_said(w, s, x, y, now);
     }
 }
 

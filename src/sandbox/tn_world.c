@@ -485,9 +485,12 @@ tn_status tn_world_edit(tn_world *w, int x, int y, tn_edit kind, tn_error *err)
     tn_status s = change(w, x, y, tile, mark, false, err);
     /* a block or one-way platform put on a marked tile took its mark away
      * (a middle click on an item made it a platform without a word): said,
-     * unless the edit said something itself */
-    if (tn_succeeded(s) && w->message_serial == serial && tile != TN_TILE_EMPTY &&
-        old_mark > TN_MARK_NONE && old_mark <= TN_MARK_ITEM && tn_map_mark(m, x, y) == 0) {
+     * unless the edit said something itself (the navpath tool's re-plan
+     * note is no more than the HUD's numbers: it goes) */
+    const bool quiet = w->message_serial == serial ||
+                       (w->message_serial == serial + 1 && tn_wnav_replan_said(w) == serial + 1);
+    if (tn_succeeded(s) && quiet && tile != TN_TILE_EMPTY && old_mark > TN_MARK_NONE &&
+        old_mark <= TN_MARK_ITEM && tn_map_mark(m, x, y) == 0) {
         static const char *const a_mark[] = {"", "a spawn point", "a destination", "an item"};
         static const char *const marks[] = {"", "spawn point", "destination", "item"};
         const int left = tn_map_count_marks(m, old_mark);

@@ -82,6 +82,10 @@ tn_status tn_wenemies_check(const tn_world *w, tn_error *err);
 tn_status tn_wnav_create(tn_world *w, tn_error *err);
 void tn_wnav_destroy(tn_world *w);
 void tn_wnav_on_edit(tn_world *w, int x, int y);
+/* The world's message serial (message_serial) when an edit's re-plan of
+ * the navpath tool's path last said so (0: never): a note the edit's own
+ * message (a block over a mark) goes over. */
+unsigned tn_wnav_replan_said(const tn_world *w);
 tn_status tn_wnav_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err);
 int tn_wnav_json(const tn_world *w, char *buf, size_t cap);
 int tn_wnav_hud(const tn_world *w, char *buf, size_t cap);
