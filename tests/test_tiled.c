@@ -1299,6 +1299,30 @@ static void test_errors(void **state)
       TN_TILED_TMX, "layer 't' is 3x2 tiles, the map 2x2");
     E(TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data>1</data></layer></map>",
       TN_TILED_TMX, "layer 't': tile data as <tile> elements is not supported (use CSV or base64)");
+    /* a <data> attribute's problem is at the <data>, not its <layer> (README:
+     * the line of the offending element; tiled-zstd named the <layer>'s) */
+    {
+        static const struct {
+            const char *attrs, *msg;
+        } DATA[] = {
+            {"encoding=\"CSV\"", "unknown encoding 'CSV' (expected csv or base64)"},
+            {"encoding=\"base64\" compression=\"zstd\"",
+             "zstd compression is not supported (save it in Tiled with zlib, gzip or no "
+             "compression)"},
+            {"encoding=\"base64\" compression=\"lzma\"", "unknown compression 'lzma'"},
+            {"encoding=\"csv\" compression=\"zlib\"", "compression needs base64 encoding"},
+            {"", "tile data as <tile> elements is not supported (use CSV or base64)"},
+        };
+        for (size_t i = 0; i < sizeof DATA / sizeof DATA[0]; i++) {
+            char msg[256];
+            snprintf(doc, sizeof doc,
+                     TMX_HEAD "\n<layer name=\"t\" width=\"2\" height=\"2\">\n\n"
+                              "<data %s>1,2,3,4</data></layer></map>",
+                     DATA[i].attrs);
+            snprintf(msg, sizeof msg, "layer 't': %s", DATA[i].msg);
+            E_AT(doc, TN_TILED_TMX, ":4", msg);
+        }
+    }
     E("<map orientation=\"orthogonal\" width=\"4097\" height=\"2\" tilewidth=\"16\" "
       "tileheight=\"16\"/>",
       TN_TILED_TMX, "the map is 4097x2 tiles; the game takes 1..4096 each way");

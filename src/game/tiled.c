@@ -1739,6 +1739,7 @@ static int tmx_layers(doc *d, xmlNodePtr parent, int depth)
             if (!data) return fail(d, "layer '%s' has no <data>", L->name);
             char *enc = xattr(data, "encoding"), *comp = xattr(data, "compression");
             int rc = 0;
+            d->at = data; /* its attributes' problems: at the <data> (README) */
             if (!enc)
                 rc = fail(
                     d,
@@ -1749,6 +1750,7 @@ static int tmx_layers(doc *d, xmlNodePtr parent, int depth)
             xmlFree(enc);
             xmlFree(comp);
             if (rc) return -1;
+            d->at = n; /* the <layer>'s own attributes next */
             char what[200];
             snprintf(what, sizeof what, "layer '%s'", L->name);
             if (!d->infinite) {
