@@ -462,6 +462,79 @@ static void layer_gids(const char *path, const char *name, unsigned *g, int n)
     assert_true(found);
 }
 
+/* text with every "\n" as "\r\n" (malloc'd; *n in and out) */
+static char *to_crlf(const char *text, size_t *n)
+{
+    char *out = malloc(2 * *n + 1);
+    assert_non_null(out);
+    size_t k = 0;
+    for (size_t i = 0; i < *n; i++) {
+        if (text[i] == '\n') out[k++] = '\r';
+        out[k++] = text[i];
+    }
+    out[k] = '\0';
+    *n = k;
+    return out;
+}
+
+/* A file with CRLF line endings (a Windows checkout, an editor's) is saved
+ * with CRLF line endings: byte for byte what the same file with LF endings
+ * saves to, each LF a CRLF, so a diff shows only the lines the edit
+ * changed (a playtest: every line of a CRLF .tmx came back LF, all of them
+ * changed in git).  Saved again, and saved elsewhere, it stays CRLF. */
+static void test_save_keeps_crlf(void **state)
+{
+    (void)state;
+    char dir[64];
+    scratch(dir);
+    for (size_t i = 0; i < NFIX; i++) {
+        char lf[256], crlf[256], other[256], err[512];
+        snprintf(lf, sizeof lf, "%s/%s", dir, FIXTURES[i]);
+        snprintf(crlf, sizeof crlf, "%s/crlf-%s", dir, FIXTURES[i]);
+        snprintf(other, sizeof other, "%s/other-%s", dir, FIXTURES[i]);
+        size_t n;
+        char *text = slurp(lf, &n);
+        assert_null(memchr(text, '\r', n)); /* (the fixtures are LF) */
+        char *c = to_crlf(text, &n);
+        write_bytes(crlf, c, n);
+        free(c);
+        free(text);
+        tn_map *a = tu_load_map(lf), *b = tu_load_map(crlf);
+        edit(a);
+        edit(b);
+        if (tn_save_map(a, lf, err, sizeof err) != 0) fail_msg("%s", err);
+        if (tn_save_map(b, crlf, err, sizeof err) != 0) fail_msg("%s", err);
+        size_t na, nb;
+        char *sa = slurp(lf, &na), *sb = slurp(crlf, &nb);
+        char *want = to_crlf(sa, &na);
+        if (na != nb || memcmp(want, sb, na) != 0)
+            fail_msg("%s: the CRLF file's save is not the LF file's save in CRLF (%zu, %zu bytes)",
+                     FIXTURES[i], na, nb);
+        free(want);
+        free(sa);
+        free(sb);
+        /* the saved file loads as the map, saves again in CRLF, and a save
+         * elsewhere from it is CRLF too */
+        tn_map *back = tu_load_map(crlf);
+        assert_true(tn_map_equal(back, b));
+        tn_map_set_tile(back, 1, 1, TN_TILE_BLOCK, NULL);
+        if (tn_save_map(back, crlf, err, sizeof err) != 0) fail_msg("%s", err);
+        if (tn_save_map_as(back, other, crlf, err, sizeof err) != 0) fail_msg("%s", err);
+        const char *files[] = {crlf, other};
+        for (int k = 0; k < 2; k++) {
+            char *t = slurp(files[k], &n);
+            for (size_t j = 0; j < n; j++)
+                if (t[j] == '\n' && (j == 0 || t[j - 1] != '\r'))
+                    fail_msg("%s: a bare LF at byte %zu", files[k], j);
+            free(t);
+        }
+        tn_map_destroy(a);
+        tn_map_destroy(b);
+        tn_map_destroy(back);
+    }
+    rm_scratch(dir);
+}
+
 /* New blocks go into the layer that holds the map's blocks, not into a
  * background layer that comes first (the reviewer's multi.tmx shape). */
 static void test_save_terrain_layer(void **state)
@@ -2021,6 +2094,7 @@ int main(void)
         cmocka_unit_test(test_json_tile_arrays_strict),
         cmocka_unit_test(test_strict_input),
         cmocka_unit_test(test_xml_first_error),
+        cmocka_unit_test(test_save_keeps_crlf),
         cmocka_unit_test(test_save_keeps_numbers),
         cmocka_unit_test(test_file_limit),
         cmocka_unit_test(test_json_path_cut),

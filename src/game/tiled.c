@@ -3617,6 +3617,39 @@ static int fresh_template(doc *d, int w, int h, int fmt, sbuf *b)
     return b->oom ? fail(d, "out of memory") : 0;
 }
 
+/* Whether a document's line breaks are CRLF: its first one is (a Windows
+ * checkout, an editor's setting), as editors decide it. */
+static bool crlf_lines(const char *t, size_t n)
+{
+    const char *lf = memchr(t, '\n', n);
+    return lf && lf > t && lf[-1] == '\r';
+}
+
+/* text (len bytes, NUL-terminated, malloc'd) with each LF as CRLF: what
+ * libxml2 and cJSON write has raw line breaks only between markup (a line
+ * break in a value is written escaped), and XML and JSON read CRLF there
+ * as LF, so the document means the same.  A CR already before a LF stays
+ * one CR. */
+static bool to_crlf(char **text, size_t *len)
+{
+    size_t extra = 0;
+    for (size_t i = 0; i < *len; i++)
+        extra += (*text)[i] == '\n' && (i == 0 || (*text)[i - 1] != '\r');
+    if (!extra) return true;
+    char *out = malloc(*len + extra + 1);
+    if (!out) return false;
+    size_t k = 0;
+    for (size_t i = 0; i < *len; i++) {
+        if ((*text)[i] == '\n' && (i == 0 || (*text)[i - 1] != '\r')) out[k++] = '\r';
+        out[k++] = (*text)[i];
+    }
+    out[k] = '\0';
+    free(*text);
+    *text = out;
+    *len = k;
+    return true;
+}
+
 int tn_tiled_format(const tn_map *m, const char *tmpl, size_t tmpl_len, const char *tmpl_path,
                     const char *out_path, int fmt, char **out, size_t *out_len, char *err,
                     size_t cap)
@@ -3627,6 +3660,9 @@ int tn_tiled_format(const tn_map *m, const char *tmpl, size_t tmpl_len, const ch
     doc d;
     tn_map *old = NULL;
     int rc = 0;
+    /* the document's line breaks are kept: a CRLF file saved with LF ones
+     * showed every line changed (git diff) */
+    const bool crlf = tmpl && crlf_lines(tmpl, tmpl_len);
     if (!tmpl) {
         memset(&d, 0, sizeof d);
         d.name = out_path;
@@ -3676,7 +3712,7 @@ int tn_tiled_format(const tn_map *m, const char *tmpl, size_t tmpl_len, const ch
             }
             cJSON_free(j);
         }
-        if (!text) rc = fail(&d, "out of memory");
+        if (!text || (crlf && !to_crlf(&text, &len))) rc = fail(&d, "out of memory");
     }
     if (rc == 0 && tn_tiled_too_big(out_path, len, true, err, cap)) rc = -1;
     tn_map_destroy(old);
