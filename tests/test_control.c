@@ -1813,6 +1813,70 @@ static void test_playback_control(void **state)
     tn_world_destroy(w);
 }
 
+/* Q says what it expanded: which expansion of how many, the node, and for
+ * the classic planner its costs and pushes (a playtest: Q moved the white
+ * frame and the status line said nothing; the recorded g and f were never
+ * on screen).  Checked against the recorded events themselves. */
+static void test_playback_step_said(void **state)
+{
+    (void)state;
+    for (int planner = 0; planner < 2; planner++) {
+        tn_world *w = tu_load_world("maps/demo.map", 1);
+        static tn_playback p;
+        assert_int_equal(tn_playback_init(&p), 0);
+        tn_path *finder = NULL;
+        unsigned ov = TN_OVERLAY_EXPLORED;
+        assert_true(tn_succeeded(tn_world_set(w, "planner", planner, NULL)));
+        tn_world_step(w);
+        tn_world_set_tool(w, TN_TOOL_GOTO);
+        assert_true(tn_succeeded(tn_world_click(w, 47, 20, TN_CLICK_LEFT, false, NULL)));
+        frames_watched(w, &p, &finder, ov, 20, 0);
+        assert_true(p.trace.count > 2 && p.expanded > 2);
+        assert_int_equal(p.graph, planner == 1);
+        tn_world_message(w, "-");
+        assert_true(tn_playback_control(&p, w, &ov, TN_PB_REPLAY));
+        assert_string_equal(tn_world_message_text(w), "-"); /* E: the bar says it */
+        char want[384];
+        for (int q = 1; q <= 2; q++) {
+            assert_true(tn_playback_control(&p, w, &ov, TN_PB_NEXT));
+            /* the q-th expansion and the pushes after it */
+            int cur = -1, k = 0, pushed = 0;
+            for (int i = 0; i < p.trace.count && k < q; i++)
+                if (p.trace.ev[i].kind != TN_TRACE_OPEN) cur = i, k++;
+            assert_true(cur >= 0);
+            for (int i = cur + 1; i < p.trace.count && p.trace.ev[i].kind == TN_TRACE_OPEN; i++)
+                pushed++;
+            assert_int_equal((int)p.shown, cur + 1 + pushed);
+            const tn_trace_event *e = &p.trace.ev[cur];
+            if (planner == 1)
+                snprintf(want, sizeof want,
+                         "replay: expansion %d of %d: graph node %d, standing at (%d,%d)", q,
+                         p.expanded, (int)e->id, (int)e->x, (int)e->y);
+            else
+                snprintf(want, sizeof want,
+                         "replay: expansion %d of %d: tile (%d,%d) jump value %d, g %g + h %g = f "
+                         "%g (cost so far + estimate to the goal), %d pushed",
+                         q, p.expanded, (int)e->x, (int)e->y, (int)e->id, (double)e->g,
+                         (double)(e->f - e->g), (double)e->f, pushed);
+            printf("  planner %d: \"%s\"\n", planner, tn_world_message_text(w));
+            assert_string_equal(tn_world_message_text(w), want);
+        }
+        if (planner == 0) { /* the start: nothing spent yet, pushes made */
+            assert_non_null(strstr(tn_world_message_text(w), "expansion 2 of "));
+            assert_true(p.trace.ev[0].g == 0.0f);
+        }
+        /* to the end: the goal, and the search stops */
+        p.shown = p.trace.count - 1;
+        assert_true(tn_playback_control(&p, w, &ov, TN_PB_NEXT));
+        assert_non_null(strstr(tn_world_message_text(w), ": the goal, the search stops"));
+        snprintf(want, sizeof want, "replay: expansion %d of %d: ", p.expanded, p.expanded);
+        assert_true(strncmp(tn_world_message_text(w), want, strlen(want)) == 0);
+        tn_path_destroy(finder);
+        tn_playback_free(&p);
+        tn_world_destroy(w);
+    }
+}
+
 /* E while the character's plan waits for its re-plan (a goto, T, then a
  * right-click on the map, before any step): the only search kept is the
  * one before the edit, which the explored overlay no longer shows.  E
@@ -2496,6 +2560,7 @@ int main(void)
         cmocka_unit_test(test_playback_one_node),
         cmocka_unit_test(test_playback_navmesh_follows_edits),
         cmocka_unit_test(test_playback_control),
+        cmocka_unit_test(test_playback_step_said),
         cmocka_unit_test(test_playback_while_the_plan_waits),
         cmocka_unit_test(test_playback_speed_said),
         cmocka_unit_test(test_inspect),

@@ -832,7 +832,7 @@ int tn_playback_record_goto(tn_playback *p, struct tn_path **finder, const tn_wo
 {
     tn_error e;
     tn_trace_reset(&p->trace);
-    p->navmesh = false;
+    p->navmesh = p->graph = false;
     p->active = false;
     p->expanded = 0;
     p->none = NULL;
@@ -886,6 +886,7 @@ int tn_playback_record_graph(tn_playback *p, const tn_world *w)
 {
     tn_trace_reset(&p->trace);
     p->navmesh = false;
+    p->graph = true;
     p->active = false;
     p->expanded = 0;
     p->none = NULL;
@@ -919,6 +920,57 @@ bool tn_playback_visible(const tn_playback *p, unsigned overlays)
     return p && p->active && (overlays & TN_OVERLAY_EXPLORED);
 }
 
+/* What Q expanded, for the status line: the current node (the last event
+ * shown that is not a push), which expansion it is, its costs and the
+ * pushes it made (a playtest: Q moved the white frame and said nothing,
+ * and the recorded g and f were never on screen). */
+static void step_said(const tn_playback *p, char *out, size_t cap)
+{
+    const tn_trace_event *ev = p->trace.ev;
+    const int shown = (int)p->shown < p->trace.count ? (int)p->shown : p->trace.count;
+    int cur = -1, k = 0, pushed = 0;
+    for (int i = 0; i < shown; i++)
+        if (ev[i].kind != TN_TRACE_OPEN) cur = i, k++;
+    if (cur < 0) {
+        snprintf(out, cap, "replay: no expansion yet");
+        return;
+    }
+    for (int i = cur + 1; i < shown && ev[i].kind == TN_TRACE_OPEN; i++) pushed++;
+    const tn_trace_event *e = &ev[cur];
+    const long total = p->expanded > 0 ? p->expanded : k;
+    char what[96];
+    if (p->graph)
+        snprintf(what, sizeof what, "graph node %d, standing at (%d,%d)", (int)e->id, (int)e->x,
+                 (int)e->y);
+    else if (p->navmesh && e->id < 0)
+        snprintf(what, sizeof what, "tangent point (%.1f,%.1f)", (double)e->x, (double)e->y);
+    else if (p->navmesh)
+        snprintf(what, sizeof what, "triangle %d (centre %.1f,%.1f)", (int)e->id, (double)e->x,
+                 (double)e->y);
+    else
+        snprintf(what, sizeof what, "tile (%d,%d) jump value %d", (int)e->x, (int)e->y, (int)e->id);
+    char costs[128] = "";
+    if (p->navmesh) /* floats: tiles of path */
+        snprintf(costs, sizeof costs,
+                 ", g %.1f + h %.1f = f %.1f (cost so far + estimate to the goal)", (double)e->g,
+                 (double)(e->f - e->g), (double)e->f);
+    else if (!p->graph) /* the graph planner's record has no costs */
+        snprintf(costs, sizeof costs, ", g %g + h %g = f %g (cost so far + estimate to the goal)",
+                 (double)e->g, (double)(e->f - e->g), (double)e->f);
+    if (e->kind == TN_TRACE_GOAL && p->navmesh) /* not an expansion there */
+        snprintf(out, cap,
+                 "replay: the goal's %s%s, popped after %d of %ld expansions: the search stops",
+                 what, costs, k - 1, total);
+    else if (e->kind == TN_TRACE_GOAL)
+        snprintf(out, cap, "replay: expansion %d of %ld: %s%s: the goal, the search stops", k,
+                 total, what, costs);
+    else if (p->graph) /* it records expansions only, not pushes */
+        snprintf(out, cap, "replay: expansion %d of %ld: %s", k, total, what);
+    else
+        snprintf(out, cap, "replay: expansion %d of %ld: %s%s, %d pushed", k, total, what, costs,
+                 pushed);
+}
+
 bool tn_playback_control(tn_playback *p, tn_world *w, unsigned *overlays, int what)
 {
     if (p->trace.count == 0) {
@@ -950,6 +1002,7 @@ bool tn_playback_control(tn_playback *p, tn_world *w, unsigned *overlays, int wh
      * (a classic search stopped by the limit on 256x256 made 133,933
      * events, and the replay ended at 131,072 as if that were all) */
     char cut[384] = "";
+    if (what == TN_PB_NEXT) step_said(p, cut, sizeof cut);
     if (what == TN_PB_REPLAY && p->trace.dropped > 0)
         snprintf(cut, sizeof cut,
                  "replay: the first %d of the search's %ld events (the last %ld are not kept)",
@@ -1004,6 +1057,7 @@ static int record_tool_path(tn_playback *p, tn_world *w, const char *why)
         return -1;
     }
     p->navmesh = true;
+    p->graph = false;
     p->nav_tool = true;
     p->expanded = n;
     snprintf(p->label, sizeof p->label, "navmesh search to (%d,%d)%s%s: %d node%s expanded", tx, ty,
@@ -1118,7 +1172,7 @@ void tn_playback_forget(tn_playback *p)
 {
     tn_trace_reset(&p->trace);
     p->none = NULL;
-    p->active = p->paused = p->navmesh = p->nav_tool = p->waits_said = false;
+    p->active = p->paused = p->navmesh = p->graph = p->nav_tool = p->waits_said = false;
     p->shown = 0;
     p->expanded = 0;
     p->plans_seen = p->goal_first = 0;
@@ -1156,6 +1210,7 @@ int tn_playback_record_navpath(tn_playback *p, tn_world *w, int tx, int ty)
     tn_navquery_find_path(q, sx, sy, gx, gy, r, xy, 256, &n, NULL);
     tn_navquery_set_trace(q, NULL);
     p->navmesh = true;
+    p->graph = false;
     p->nav_tool = false;
     p->nav_rev = tn_wnav_revision(w);
     p->nav_plans = tn_wnav_tool_plans(w);

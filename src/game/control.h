@@ -251,6 +251,7 @@ typedef struct tn_playback {
     tn_trace trace;
     tn_trace_event *buf; /* TN_PLAYBACK_EVENTS events (owned) */
     bool navmesh;        /* the trace is a navmesh search (points, not tiles) */
+    bool graph;          /* the trace is the graph planner's (expansions only, no costs) */
     bool active;         /* the overlay shows the playback */
     bool paused;
     int speed;              /* events per second index, see tn_playback_rates */
@@ -333,7 +334,9 @@ bool tn_playback_visible(const tn_playback *p, unsigned overlays);
 /* The replay's keys and bar buttons: TN_PB_REPLAY (E: from the first
  * event), TN_PB_HOLD (Shift+E: hold / resume; starts it when it is not
  * on; a replay waiting for X, which hides it, is only shown again, held or
- * playing as it was: the bar's button says "X off" then), TN_PB_NEXT (Q: one expansion further, held).  With the explored
+ * playing as it was: the bar's button says "X off" then), TN_PB_NEXT (Q: one expansion further,
+ * held; the world's message says what it expanded: "replay: expansion 2 of 22: tile (14,85)
+ * jump value 0, g 2 + h 34 = f 36 (cost so far + estimate to the goal), 3 pushed").  With the explored
  * overlay off in *overlays they switch it on (the replay draws on it) and
  * the world's message says so.  false, with a message saying how to make
  * one, when there is no search to replay. */

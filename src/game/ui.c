@@ -584,7 +584,7 @@ static const char *const HELP_KEYS[][2] = {
     {"Ctrl+R", "reset: reload the map, clear agents and counters"},
     {"E", "replay the last search (current plan or navmesh path)"},
     {"Shift+E", "hold / resume the replay"},
-    {"Q", "replay: next expanded node"},
+    {"Q", "replay: next expansion, said with g + h = f"},
     {"-  =", "replay speed 10 .. 10,000 events/s"},
     {"Shift+G", "classic A* heuristic: optimal / fast"},
     {"Y", "flow overlay: 4- / 8-connected (8: display only)"},
