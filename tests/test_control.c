@@ -1875,6 +1875,31 @@ static void test_playback_step_said(void **state)
         tn_playback_free(&p);
         tn_world_destroy(w);
     }
+    /* the fast heuristic (Shift+G) weights the estimate by 3: h says so */
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    static tn_playback p;
+    assert_int_equal(tn_playback_init(&p), 0);
+    tn_path *finder = NULL;
+    unsigned ov = TN_OVERLAY_EXPLORED;
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL)));
+    tn_wbots_set_heuristic(w, TN_PATH_FAST);
+    tn_world_step(w);
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    assert_true(tn_succeeded(tn_world_click(w, 47, 20, TN_CLICK_LEFT, false, NULL)));
+    frames_watched(w, &p, &finder, ov, 20, 0);
+    assert_true(p.fast && p.trace.count > 0);
+    assert_true(tn_playback_control(&p, w, &ov, TN_PB_NEXT));
+    const tn_trace_event *e = &p.trace.ev[0];
+    char want[384];
+    snprintf(want, sizeof want,
+             "replay: expansion 1 of %d: tile (%d,%d) jump value %d, g 0 + h %g = f %g (cost so "
+             "far + 3x the estimate to the goal: fast A*), ",
+             p.expanded, (int)e->x, (int)e->y, (int)e->id, (double)e->f, (double)e->f);
+    printf("  fast: \"%s\"\n", tn_world_message_text(w));
+    assert_true(strncmp(tn_world_message_text(w), want, strlen(want)) == 0);
+    tn_path_destroy(finder);
+    tn_playback_free(&p);
+    tn_world_destroy(w);
 }
 
 /* E while the character's plan waits for its re-plan (a goto, T, then a

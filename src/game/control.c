@@ -832,7 +832,7 @@ int tn_playback_record_goto(tn_playback *p, struct tn_path **finder, const tn_wo
 {
     tn_error e;
     tn_trace_reset(&p->trace);
-    p->navmesh = p->graph = false;
+    p->navmesh = p->graph = p->fast = false;
     p->active = false;
     p->expanded = 0;
     p->none = NULL;
@@ -878,6 +878,7 @@ int tn_playback_record_goto(tn_playback *p, struct tn_path **finder, const tn_wo
              q.heuristic == TN_PATH_FAST ? "fast" : "optimal", q.goal_x, q.goal_y, st.expanded,
              PLURAL(st.expanded));
     p->expanded = st.expanded;
+    p->fast = q.heuristic == TN_PATH_FAST;
     tn_playback_start(p);
     return p->trace.count;
 }
@@ -887,6 +888,7 @@ int tn_playback_record_graph(tn_playback *p, const tn_world *w)
     tn_trace_reset(&p->trace);
     p->navmesh = false;
     p->graph = true;
+    p->fast = false;
     p->active = false;
     p->expanded = 0;
     p->none = NULL;
@@ -955,8 +957,9 @@ static void step_said(const tn_playback *p, char *out, size_t cap)
                  ", g %.1f + h %.1f = f %.1f (cost so far + estimate to the goal)", (double)e->g,
                  (double)(e->f - e->g), (double)e->f);
     else if (!p->graph) /* the graph planner's record has no costs */
-        snprintf(costs, sizeof costs, ", g %g + h %g = f %g (cost so far + estimate to the goal)",
-                 (double)e->g, (double)(e->f - e->g), (double)e->f);
+        snprintf(costs, sizeof costs, ", g %g + h %g = f %g (cost so far + %s)", (double)e->g,
+                 (double)(e->f - e->g), (double)e->f,
+                 p->fast ? "3x the estimate to the goal: fast A*" : "estimate to the goal");
     if (e->kind == TN_TRACE_GOAL && p->navmesh) /* not an expansion there */
         snprintf(out, cap,
                  "replay: the goal's %s%s, popped after %d of %ld expansions: the search stops",
@@ -1057,7 +1060,7 @@ static int record_tool_path(tn_playback *p, tn_world *w, const char *why)
         return -1;
     }
     p->navmesh = true;
-    p->graph = false;
+    p->graph = p->fast = false;
     p->nav_tool = true;
     p->expanded = n;
     snprintf(p->label, sizeof p->label, "navmesh search to (%d,%d)%s%s: %d node%s expanded", tx, ty,
@@ -1172,7 +1175,7 @@ void tn_playback_forget(tn_playback *p)
 {
     tn_trace_reset(&p->trace);
     p->none = NULL;
-    p->active = p->paused = p->navmesh = p->graph = p->nav_tool = p->waits_said = false;
+    p->active = p->paused = p->navmesh = p->graph = p->fast = p->nav_tool = p->waits_said = false;
     p->shown = 0;
     p->expanded = 0;
     p->plans_seen = p->goal_first = 0;
@@ -1210,7 +1213,7 @@ int tn_playback_record_navpath(tn_playback *p, tn_world *w, int tx, int ty)
     tn_navquery_find_path(q, sx, sy, gx, gy, r, xy, 256, &n, NULL);
     tn_navquery_set_trace(q, NULL);
     p->navmesh = true;
-    p->graph = false;
+    p->graph = p->fast = false;
     p->nav_tool = false;
     p->nav_rev = tn_wnav_revision(w);
     p->nav_plans = tn_wnav_tool_plans(w);

@@ -252,6 +252,7 @@ typedef struct tn_playback {
     tn_trace_event *buf; /* TN_PLAYBACK_EVENTS events (owned) */
     bool navmesh;        /* the trace is a navmesh search (points, not tiles) */
     bool graph;          /* the trace is the graph planner's (expansions only, no costs) */
+    bool fast;           /* ... a classic search with the fast (x3 weighted) heuristic */
     bool active;         /* the overlay shows the playback */
     bool paused;
     int speed;              /* events per second index, see tn_playback_rates */
