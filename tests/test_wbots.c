@@ -3737,6 +3737,67 @@ static void test_extra_bots_graph_plans_drawn(void **state)
     tn_world_destroy(w);
 }
 
+/* Draw calls in order: the last line of the surface graph (any line not in
+ * the bot's colour nor the plan's yellow), and the first of the bot's body
+ * and of its path / plan lines. */
+typedef struct order {
+    uint32_t rgb; /* the bot's colour, alpha dropped */
+    int n, last_other, body, first_bot_line;
+} order;
+static void o_line(void *u, float x0, float y0, float x1, float y1, uint32_t c)
+{
+    (void)x0, (void)y0, (void)x1, (void)y1;
+    order *o = u;
+    o->n++;
+    if ((c & 0xffffff00u) == o->rgb) {
+        if (!o->first_bot_line) o->first_bot_line = o->n;
+    } else if (c != 0xFFFF40FFu) {
+        o->last_other = o->n;
+    }
+}
+static void o_rect(void *u, float x, float y, float w, float h, uint32_t c, bool filled)
+{
+    (void)x, (void)y, (void)w, (void)h;
+    order *o = u;
+    o->n++;
+    if (filled && (c & 0xffffff00u) == o->rgb && (c & 0xffu) == 0xffu && !o->body) o->body = o->n;
+}
+static void o_circle(void *u, float x, float y, float r, uint32_t c, bool filled)
+{
+    (void)x, (void)y, (void)r, (void)c, (void)filled;
+    ((order *)u)->n++;
+}
+
+/* With the surface graph overlay (Shift+P) on, an extra bot and its path
+ * are drawn over the graph's arcs, as the character and its plan are (a
+ * playtest: up to 300 arcs crossed the bots' bodies and buried their
+ * paths, thin and faint, so only Shift+P off showed where a bot went). */
+static void test_extra_bots_over_the_graph(void **state)
+{
+    (void)state;
+    tn_world *w = world("maps/demo.map");
+    assert_true(tn_succeeded(tn_world_set(w, "bots", 1, NULL)));
+    const tn_bot *bot = NULL;
+    int f = 0, nl = 0, leg = 0;
+    for (; f < 600; f++) {
+        tn_world_step(w);
+        bot = tn_wbots_bot(w, 0);
+        tn_bot_legs(bot, &nl, &leg);
+        if (tn_bot_active(bot) && nl > leg + 1) break;
+    }
+    assert_true(f < 600);
+    tn_world_prepare(w, TN_OVERLAY_SURF | TN_OVERLAY_PATH);
+    order o = {0xff8c4200u, 0, 0, 0, 0}; /* tn_wbots' first colour */
+    tn_debug_draw dd = {&o, o_line, o_rect, o_circle, NULL, NULL};
+    tn_wbots_draw(w, &dd, TN_OVERLAY_SURF | TN_OVERLAY_PATH, NULL);
+    printf("  graph lines end at call %d; the bot's body at %d, its path from %d\n", o.last_other,
+           o.body, o.first_bot_line);
+    assert_true(o.last_other > 0 && o.body > 0 && o.first_bot_line > 0);
+    assert_true(o.body > o.last_other);
+    assert_true(o.first_bot_line > o.last_other);
+    tn_world_destroy(w);
+}
+
 /* Each cached graph counts its own builds from 1, so two graphs of two
  * jump heights are both at generation 1: an extra bot's plan made on the
  * jump-5 graph, with the slider back at 4 while paused (no step: the bot
@@ -4654,6 +4715,7 @@ int main(void)
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_draw),
         cmocka_unit_test(test_extra_bots_graph_plans_drawn),
+        cmocka_unit_test(test_extra_bots_over_the_graph),
         cmocka_unit_test(test_extra_bot_plan_not_drawn_on_another_graph),
         cmocka_unit_test(test_explored_is_the_planners_search),
         cmocka_unit_test(test_explored_hidden_while_a_replan_waits),

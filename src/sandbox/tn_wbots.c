@@ -3105,6 +3105,39 @@ void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays
         }
     }
     if ((overlays & TN_OVERLAY_EXPLORED) && graph) draw_slicing(s, dd, view);
+    if ((overlays & TN_OVERLAY_SURF) && graph_mode(w, s)) {
+        /* the graph's surfaces and edges, under the bots and their paths (up
+         * to 300 arcs drawn over them crossed the extra bots' bodies and
+         * buried their thin, faint paths and plans) */
+        tn_surf *g = graph_for((tn_world *)w, (tn_wbots *)s, &w->character, LOOK);
+        if (g && (overlays & TN_OVERLAY_SURF)) {
+            /* the edges that take off in the view or within SURF_MARGIN
+             * tiles of it (arcs from there cross it), at most 300 of them:
+             * a stride over the whole graph of a 256x256 map left a few in
+             * the view; kept as the snapshot where repairs run in the
+             * background (drawing keeps that cache: hence the cast) */
+            const float M = SURF_MARGIN * T;
+            float full[4] = {0, 0, (float)w->map->w * T, (float)w->map->h * T};
+            const float *v = view ? view : full;
+            tn_wbots *ms = (tn_wbots *)s;
+            snap_dd rec = {dd, ms};
+            tn_debug_draw snap = {&rec, snap_line, snap_rect, snap_circle, NULL, NULL};
+            const bool keep =
+                repair_bg(w, s) &&
+                (s->snap || (ms->snap = tn_alloc(&w->alloc, SNAP_MAX * sizeof *s->snap)));
+            ms->snap_n = 0;
+            ms->snap_valid = keep;
+            ms->snap_prof = *tn_surf_get_profile(g);
+            tn_surf_debug_draw_surfaces_in(g, keep ? &snap : dd, v[0] - M, v[1] - M, v[2] + M,
+                                           v[3] + M);
+            tn_surf_debug_draw_edges_in(g, w->map, keep ? &snap : dd, v[0] - M, v[1] - M, v[2] + M,
+                                        v[3] + M, SURF_DRAW_EDGES);
+            hl_refresh(w, ms, g);
+            if (hl_shown(w, s)) hl_draw(s, g, dd);
+        } else if (!g && (overlays & TN_OVERLAY_SURF) && snap_shown(w, s)) {
+            snap_draw(s, dd); /* (the note says the graph is being repaired) */
+        }
+    }
     for (int i = 0; i < s->n; i++) {
         const tn_body *b = &s->ebody[i];
         uint32_t c = PALETTE[i % 8];
@@ -3143,33 +3176,6 @@ void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays
     }
     if ((overlays & (TN_OVERLAY_SURF | TN_OVERLAY_PATH)) && graph_mode(w, s)) {
         tn_surf *g = graph_for((tn_world *)w, (tn_wbots *)s, &w->character, LOOK);
-        if (g && (overlays & TN_OVERLAY_SURF)) {
-            /* the edges that take off in the view or within SURF_MARGIN
-             * tiles of it (arcs from there cross it), at most 300 of them:
-             * a stride over the whole graph of a 256x256 map left a few in
-             * the view; kept as the snapshot where repairs run in the
-             * background (drawing keeps that cache: hence the cast) */
-            const float M = SURF_MARGIN * T;
-            float full[4] = {0, 0, (float)w->map->w * T, (float)w->map->h * T};
-            const float *v = view ? view : full;
-            tn_wbots *ms = (tn_wbots *)s;
-            snap_dd rec = {dd, ms};
-            tn_debug_draw snap = {&rec, snap_line, snap_rect, snap_circle, NULL, NULL};
-            const bool keep =
-                repair_bg(w, s) &&
-                (s->snap || (ms->snap = tn_alloc(&w->alloc, SNAP_MAX * sizeof *s->snap)));
-            ms->snap_n = 0;
-            ms->snap_valid = keep;
-            ms->snap_prof = *tn_surf_get_profile(g);
-            tn_surf_debug_draw_surfaces_in(g, keep ? &snap : dd, v[0] - M, v[1] - M, v[2] + M,
-                                           v[3] + M);
-            tn_surf_debug_draw_edges_in(g, w->map, keep ? &snap : dd, v[0] - M, v[1] - M, v[2] + M,
-                                        v[3] + M, SURF_DRAW_EDGES);
-            hl_refresh(w, ms, g);
-            if (hl_shown(w, s)) hl_draw(s, g, dd);
-        } else if (!g && (overlays & TN_OVERLAY_SURF) && snap_shown(w, s)) {
-            snap_draw(s, dd); /* (the note says the graph is being repaired) */
-        }
         if (g) draw_plan(w, s->bot, &w->character, g, dd, 0); /* the path overlay: the plan */
     }
 }
