@@ -960,13 +960,18 @@ static void step_said(const tn_playback *p, char *out, size_t cap)
         snprintf(costs, sizeof costs, ", g %g + h %g = f %g (cost so far + %s)", (double)e->g,
                  (double)(e->f - e->g), (double)e->f,
                  p->fast ? "3x the estimate to the goal: fast A*" : "estimate to the goal");
+    /* the goal: its cost is the path's (h is 0 there), said short */
     if (e->kind == TN_TRACE_GOAL && p->navmesh) /* not an expansion there */
         snprintf(out, cap,
-                 "replay: the goal's %s%s, popped after %d of %ld expansions: the search stops",
-                 what, costs, k - 1, total);
+                 "replay: the goal's %s popped after %d of %ld expansions, g %.1f: the "
+                 "search stops",
+                 what, k - 1, total, (double)e->g);
+    else if (e->kind == TN_TRACE_GOAL && !p->graph)
+        snprintf(out, cap, "replay: expansion %d of %ld: %s, g %g: the goal, the search stops", k,
+                 total, what, (double)e->g);
     else if (e->kind == TN_TRACE_GOAL)
-        snprintf(out, cap, "replay: expansion %d of %ld: %s%s: the goal, the search stops", k,
-                 total, what, costs);
+        snprintf(out, cap, "replay: expansion %d of %ld: %s: the goal, the search stops", k, total,
+                 what);
     else if (p->graph) /* it records expansions only, not pushes */
         snprintf(out, cap, "replay: expansion %d of %ld: %s", k, total, what);
     else
