@@ -1221,7 +1221,13 @@ static void test_speed_and_zoom_steps(void **state)
     assert_int_equal(tn_zoom_step(3, 1, levels, 4, msg, sizeof msg), 3);
     assert_string_equal(msg, "zoom already at its closest, 2x");
     assert_int_equal(tn_zoom_step(0, -1, levels, 4, msg, sizeof msg), 0);
-    assert_string_equal(msg, "zoom already at its widest, 0.25x");
+    assert_string_equal(msg, "zoom already at its widest, 1/4x");
+    char z[16]; /* the README's notation: fractions below 1 */
+    assert_string_equal(tn_zoom_name(0.125f, z, sizeof z), "1/8x");
+    assert_string_equal(tn_zoom_name(0.75f, z, sizeof z), "3/4x");
+    assert_string_equal(tn_zoom_name(1.5f, z, sizeof z), "1.5x");
+    assert_string_equal(tn_zoom_name(3.0f, z, sizeof z), "3x");
+    assert_string_equal(tn_zoom_name(0.3f, z, sizeof z), "0.3x");
     char tiny[8]; /* a short buffer is cut, never overrun */
     assert_int_equal(tn_zoom_step(2, -1, levels, 4, tiny, sizeof tiny), 1);
     assert_int_equal((int)strlen(tiny), 7);

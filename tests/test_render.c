@@ -433,7 +433,7 @@ static void test_zoom_fit_says_the_truth(void **state)
             assert_false(all);
             assert_int_equal(level, 0);
             assert_null(strstr(msg, "whole map"));
-            assert_non_null(strstr(msg, "larger than the view at the smallest zoom (0.125x)"));
+            assert_non_null(strstr(msg, "larger than the view at the smallest zoom (1/8x)"));
             assert_non_null(strstr(msg, "pan with I J K L or Ctrl+drag"));
         } else {
             assert_true(all);

@@ -47,16 +47,30 @@ int tn_speed_step(int speed, int delta, char *msg, size_t cap)
     return to;
 }
 
+const char *tn_zoom_name(float z, char *buf, size_t cap)
+{
+    for (int d = 2; z > 0.0f && z < 1.0f && d <= 16; d *= 2) {
+        float k = z * (float)d;
+        if (k == floorf(k)) {
+            snprintf(buf, cap, "%d/%dx", (int)k, d);
+            return buf;
+        }
+    }
+    snprintf(buf, cap, "%gx", (double)z);
+    return buf;
+}
+
 int tn_zoom_step(int zoom, int delta, const float *levels, int n, char *msg, size_t cap)
 {
     int cur = zoom < 0 ? 0 : zoom >= n ? n - 1 : zoom;
     int want = cur + delta;
     int to = want < 0 ? 0 : want >= n ? n - 1 : want;
+    char z[16];
+    tn_zoom_name(levels[to], z, sizeof z);
     if (want == to)
-        snprintf(msg, cap, "zoom %gx (O: whole map)", (double)levels[to]);
+        snprintf(msg, cap, "zoom %s (O: whole map)", z);
     else
-        snprintf(msg, cap, "zoom already at its %s, %gx", delta > 0 ? "closest" : "widest",
-                 (double)levels[to]);
+        snprintf(msg, cap, "zoom already at its %s, %s", delta > 0 ? "closest" : "widest", z);
     return to;
 }
 

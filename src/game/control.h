@@ -71,6 +71,9 @@ int tn_speed_step(int speed, int delta, char *msg, size_t cap);
  * the index `zoom` moved by `delta` and kept in the table, and in msg what
  * the status line says: "zoom 2x (O: whole map)", or "zoom already at its
  * closest, 4x" / "... at its widest, 0.25x" when the step would pass an end. */
+/* A zoom level as the README writes it: "1/8x", "3/4x" below 1 (a fraction
+ * of 2, 4, 8 or 16ths), else "2x", "1.5x"; returns buf. */
+const char *tn_zoom_name(float z, char *buf, size_t cap);
 int tn_zoom_step(int zoom, int delta, const float *levels, int n, char *msg, size_t cap);
 
 /* The window's step clock, kept here (no SDL) so tests can drive it with

@@ -52,14 +52,15 @@ bool tn_zoom_fit_say_in(const tn_map *m, int view_h, int *level, char *msg, size
 {
     *level = tn_zoom_fit_all_in(m, view_h);
     bool all = zoom_shows_all(m, *level, view_h);
+    char z[16];
+    tn_zoom_name(tn_zoom_levels[*level], z, sizeof z);
     if (all)
-        snprintf(msg, cap, "whole map at %gx (press U to follow the character again)",
-                 (double)tn_zoom_levels[*level]);
+        snprintf(msg, cap, "whole map at %s (press U to follow the character again)", z);
     else
         snprintf(msg, cap,
-                 "the %dx%d map is larger than the view at the smallest zoom (%gx): showing the "
+                 "the %dx%d map is larger than the view at the smallest zoom (%s): showing the "
                  "part around the character; pan with I J K L or Ctrl+drag",
-                 m->w, m->h, (double)tn_zoom_levels[*level]);
+                 m->w, m->h, z);
     return all;
 }
 
