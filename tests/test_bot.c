@@ -3495,6 +3495,50 @@ static void test_create_names_field(void **state)
 /* tn_bot_memory is what tn_bot_create allocated, counted by the caller's
  * allocator (a review could not compute the header's formula: the bot is
  * opaque); with no allocator the same. */
+/* A walk speed whose step does not divide a tile (150 px/s: 2.5 px, 6.4 steps
+ * a tile) has no walk lattice: the body reaches a take-off node up to a
+ * step past its tile edge, here 1 px over the column of a block it must
+ * jump straight up beside.  The bot stepped away from a grazed column only
+ * within a float hair, so it jumped into the block's underside, landed
+ * where it was, and re-planned until STUCK; it must step away and arrive. */
+static void test_no_lattice_steps_off_grazed_column(void **state)
+{
+    (void)state;
+    const char *text = "tilenav-map 1\nsize 14 14\ntiles\n"
+                       "##############\n"
+                       "#............#\n"
+                       "#............#\n"
+                       "#............#\n"
+                       "#............#\n"
+                       "#............#\n"
+                       "#............#\n"
+                       "#......###...#\n"
+                       "#............#\n"
+                       "#............#\n"
+                       "#............#\n"
+                       "#............#\n"
+                       "#............#\n"
+                       "##############\n";
+    const float walks[] = {150.0f, 160.0f};
+    for (int k = 0; k < 2; k++) {
+        rig r;
+        assert_int_equal(tn_map_parse(text, strlen(text), "overhang", NULL, &r.m, NULL), TN_OK);
+        r.p = tn_phys_default(6);
+        r.p.walk_speed = walks[k];
+        assert_int_equal(tn_path_create(r.m->w, r.m->h, &r.p, 0, NULL, &r.pf, NULL), TN_OK);
+        assert_int_equal(tn_bot_create(NULL, NULL, &r.bot, NULL), TN_OK);
+        tn_body_place(&r.body, &r.p, 1, 2, 2, 12);
+        tn_body_settle(&r.body, r.m, &r.p);
+        assert_int_equal(tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, 8, 6, NULL), TN_OK);
+        run(&r, 1200);
+        tn_bot_info info = tn_bot_get_info(r.bot);
+        assert_int_equal(info.state, TN_BOT_ARRIVED);
+        assert_int_equal(info.plans, 1);
+        assert_at(&r, 8, 6);
+        rig_free(&r);
+    }
+}
+
 static void test_memory_counted(void **state)
 {
     (void)state;
@@ -3583,6 +3627,7 @@ int main(void)
         cmocka_unit_test(test_null_arguments),
         cmocka_unit_test(test_create_names_field),
         cmocka_unit_test(test_memory_counted),
+        cmocka_unit_test(test_no_lattice_steps_off_grazed_column),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1971,6 +1971,15 @@ static bool off_lattice(const tn_bot *b, const tn_body *body)
     return fabsf(r) > ALIGN(T);
 }
 
+/* The walking step divides a tile (a walk lattice exists: 8/3 px of 16 by
+ * default).  Without one (150 px/s: 2.5 px, 6.4 steps a tile) a body walks
+ * onto a node up to a step past its tile edge, as a pushed one does. */
+static bool has_lattice(const tn_bot *b)
+{
+    const float n = b->phys.tile_px / (b->phys.walk_speed * b->phys.dt);
+    return roundf(n) >= 1.0f && fabsf(n - roundf(n)) <= 1e-3f;
+}
+
 /* The classic "column beside the body is clear" test: the column the body
  * is entering when it moves in `dir`, over the rows from the body's box to
  * `to`'s box (and the row above while rising). */
@@ -2059,8 +2068,11 @@ static int graze_escape(const tn_bot *b, const tn_map *m, const tn_body *body, b
     const float T = b->phys.tile_px;
     const int li = (int)roundf(body->x / T);
     const float off = body->x - (float)li * T;
-    /* a body pushed off the lattice stands up to a step beside the take-off */
-    const float lim = up && off_lattice(b, body) ? b->phys.walk_speed * b->phys.dt : GRAZE(T);
+    /* a body pushed off the lattice, or walking with none, stands up to a
+     * step beside the take-off */
+    const float lim = up && (off_lattice(b, body) || !has_lattice(b))
+                          ? b->phys.walk_speed * b->phys.dt
+                          : GRAZE(T);
     if (off == 0.0f || fabsf(off) >= lim) return 0;
     const int dir = off < 0.0f ? 1 : -1; /* away from the grazed side */
     const int grazed = off > 0.0f ? li + body->w : li - 1;
@@ -2634,7 +2646,8 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
      * before the head meets it, as at the take-off */
     if (!in.left && !in.right && (body->vy < 0.0f || in.jump)) {
         float off = body->x - roundf(body->x / T) * T;
-        float lim = off_lattice(b, body) ? b->phys.walk_speed * b->phys.dt : GRAZE(T);
+        float lim =
+            off_lattice(b, body) || !has_lattice(b) ? b->phys.walk_speed * b->phys.dt : GRAZE(T);
         if (off != 0.0f && fabsf(off) < lim && bumps_head(b, m, p, body, in)) {
             tn_input away = in;
             away.left = off > 0.0f;

@@ -61,7 +61,10 @@
  *    a drop or a walk-off that such a hair would stop (the physics is asked:
  *    tn_body_box_blocked along the rise, on_oneway_only), and while rising
  *    when tn_body_step on a copy says the head would meet a block, the bot
- *    takes one step away from the grazed column when that frees the move;
+ *    takes one step away from the grazed column when that frees the move
+ *    (with a walk step that divides no tile, e.g. 150 px/s at 16 px: 2.5 px,
+ *    there is no lattice and a body stands up to a step past a tile edge:
+ *    then within a step, as for a pushed body);
  *  - pushed off the walk lattice (knock-back, or anything else that moves
  *    the body but its inputs: walks keep the offset, so the box overlaps
  *    one column more than the plan's): where the path goes down and the
