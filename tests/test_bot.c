@@ -3539,6 +3539,40 @@ static void test_no_lattice_steps_off_grazed_column(void **state)
     }
 }
 
+/* Without a walk lattice (150 px/s) a walk toward a walk-off node ends
+ * within the snap of it while still standing on a sliver of the ledge
+ * (x = 479.5 on maps/demo.map, over column 30's drop by 0.5 px): the bot
+ * waited there for a fall that never came, then re-planned until STUCK
+ * (291 of 300 random demo trips).  It must take the step that drops it. */
+static void test_no_lattice_walks_off_sliver(void **state)
+{
+    (void)state;
+    rig r;
+    r.m = tu_load_map("maps/demo.map");
+    r.p = tn_phys_default(4);
+    r.p.walk_speed = 150.0f;
+    assert_int_equal(tn_path_create(r.m->w, r.m->h, &r.p, 0, NULL, &r.pf, NULL), TN_OK);
+    assert_int_equal(tn_bot_create(NULL, NULL, &r.bot, NULL), TN_OK);
+    tn_body_place(&r.body, &r.p, 1, 2, r.m->start_x, r.m->start_y);
+    tn_body_settle(&r.body, r.m, &r.p);
+    assert_int_equal(tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, 55, 29, NULL), TN_OK);
+    run(&r, 3000);
+    tn_bot_info info = tn_bot_get_info(r.bot);
+    assert_int_equal(info.state, TN_BOT_ARRIVED);
+    assert_at(&r, info.goal_x, info.goal_y);
+    /* and on from that ledge, whose walk-off is where it stood */
+    const int goals[][2] = {{31, 13}, {77, 40}};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(
+            tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, goals[i][0], goals[i][1], NULL), TN_OK);
+        run(&r, 3000);
+        info = tn_bot_get_info(r.bot);
+        assert_int_equal(info.state, TN_BOT_ARRIVED);
+        assert_at(&r, info.goal_x, info.goal_y);
+    }
+    rig_free(&r);
+}
+
 static void test_memory_counted(void **state)
 {
     (void)state;
@@ -3628,6 +3662,7 @@ int main(void)
         cmocka_unit_test(test_create_names_field),
         cmocka_unit_test(test_memory_counted),
         cmocka_unit_test(test_no_lattice_steps_off_grazed_column),
+        cmocka_unit_test(test_no_lattice_walks_off_sliver),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

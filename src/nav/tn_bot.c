@@ -2096,7 +2096,7 @@ static int graze_escape(const tn_bot *b, const tn_map *m, const tn_body *body, b
 static bool sliver_way_down(tn_bot *b, const tn_map *m, const tn_body *body, float cx, bool both,
                             tn_input *in)
 {
-    if (!off_lattice(b, body)) return false;
+    if (!off_lattice(b, body) && has_lattice(b)) return false;
     const int first = cx < body->x ? -1 : 1;
     int oneway = 0;
     for (int i = 0; i < (both ? 2 : 1); i++) {
@@ -2589,7 +2589,7 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
      * sliver of the column beside the way down */
     if (ground && !e && !in.down && c->y > prev->y && (!dir || b->nudged) &&
         fabsf(body->x - node_px(b, c->x)) < b->phys.walk_speed * b->phys.dt + ALIGN(T) &&
-        off_lattice(b, body)) {
+        (off_lattice(b, body) || !has_lattice(b))) {
         tn_input way = {false, false, false, false};
         if (sliver_way_down(b, m, body, node_px(b, c->x), dir == 0, &way)) {
             in.left = way.left;

@@ -67,7 +67,8 @@
  *    then within a step, as for a pushed body);
  *  - pushed off the walk lattice (knock-back, or anything else that moves
  *    the body but its inputs: walks keep the offset, so the box overlaps
- *    one column more than the plan's): where the path goes down and the
+ *    one column more than the plan's), or walking with no lattice (a step
+ *    that divides no tile, as 150 px/s at 16 px): where the path goes down and the
  *    body, at the node within the snap, stands on a sliver of the column
  *    beside, it takes the one step after which it falls, or presses Down
  *    on one-way tiles, or steps onto them; a rise that meets a block from
