@@ -1771,6 +1771,46 @@ static void test_xml_first_error(void **state)
     xmlSetStructuredErrorFunc(NULL, NULL);
 }
 
+/* A byte that the declared encoding cannot convert: libxml2 before 2.13
+ * reports it with no parser context (an I18N then an I/O error), to its
+ * generic handler, which printed "encoding error : input conversion
+ * failed ..." twice and "I/O error : encoder error" on stderr before the
+ * load's own one-line message, which named a "Comment not terminated" that
+ * only followed from it.  Nothing printed now, and the message is that
+ * error's, on the line of the parse. */
+static void test_xml_encoding_quiet(void **state)
+{
+    (void)state;
+    const char *doc = "<?xml version=\"1.0\" encoding=\"EUC-JP\"?>\n" TMX_HEAD "\n"
+                      "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"csv\">0,1,0,0"
+                      "</data></layer><!-- \xff\xff -->\n</map>\n";
+    fflush(stderr);
+    FILE *tmp = tmpfile();
+    assert_non_null(tmp);
+    int saved = dup(2);
+    assert_true(saved >= 0);
+    assert_int_equal(dup2(fileno(tmp), 2), 2);
+    tn_map *m = (tn_map *)0x1;
+    char err[512];
+    int rc = tn_tiled_load_buffer(doc, strlen(doc), "tests/data/tiled/bad.tmx", TN_TILED_TMX, &m,
+                                  err, sizeof err);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    fseek(tmp, 0, SEEK_END);
+    long printed = ftell(tmp);
+    char out[512] = "";
+    rewind(tmp);
+    size_t n = fread(out, 1, sizeof out - 1, tmp);
+    out[n] = '\0';
+    fclose(tmp);
+    assert_int_equal(rc, -1);
+    assert_null(m);
+    if (printed != 0) fail_msg("printed on stderr: %s", out);
+    if (strncmp(err, "tests/data/tiled/bad.tmx:3: XML error: input conversion failed", 62) != 0)
+        fail_msg("message: %s", err);
+}
+
 /* JSON and XML that cJSON or libxml2 would take silently, losing or
  * guessing something, are refused with where they are: a NUL byte (XML in
  * UTF-16 has them in every character and still loads), text after the
@@ -2094,6 +2134,7 @@ int main(void)
         cmocka_unit_test(test_json_tile_arrays_strict),
         cmocka_unit_test(test_strict_input),
         cmocka_unit_test(test_xml_first_error),
+        cmocka_unit_test(test_xml_encoding_quiet),
         cmocka_unit_test(test_save_keeps_crlf),
         cmocka_unit_test(test_save_keeps_numbers),
         cmocka_unit_test(test_file_limit),

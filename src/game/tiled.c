@@ -552,6 +552,8 @@ static int xnum(doc *d, xmlNodePtr n, const char *name, const char *what, double
  * application's handler, are left alone). */
 typedef struct xfirst {
     xmlParserCtxtPtr main; /* the file's context (an entity's text gets its own) */
+    const char *buf;       /* the file's bytes */
+    size_t len;
     int line;
     bool set;
     char msg[200];
@@ -571,8 +573,12 @@ static void xml_first_error(void *ctx, xmlErrorPtr e)
      * version="1.1"), nor a namespace error (an undeclared prefix: level
      * error, but the document loads with it) or a DTD validity one.  A
      * parser-domain error of level error (libxml2 before 2.13) stops the
-     * document too. */
-    if (e->level != XML_ERR_FATAL && !(e->level == XML_ERR_ERROR && e->domain == XML_FROM_PARSER))
+     * document too, and so does a byte the declared encoding cannot
+     * convert (libxml2 before 2.13 reports it with no context: I18N). */
+    const bool conv = (e->domain == XML_FROM_I18N || e->domain == XML_FROM_IO) && !e->line &&
+                      e->level >= XML_ERR_ERROR;
+    if (e->level != XML_ERR_FATAL && !(e->level == XML_ERR_ERROR && e->domain == XML_FROM_PARSER) &&
+        !conv)
         return;
     f->set = true;
     /* inside an entity's text, e->line is the entity's: name the file's
@@ -582,6 +588,12 @@ static void xml_first_error(void *ctx, xmlErrorPtr e)
                   ? (m->inputNr > 0 && m->inputTab[0] ? m->inputTab[0]->line : 0)
                   : e->line;
     if (f->line <= 0) f->line = e->line;
+    if (conv && m->input && m->input->buf && m->input->buf->raw) {
+        /* no context's: the bytes not converted yet start at the bad one */
+        size_t left = xmlBufUse(m->input->buf->raw), at = left < f->len ? f->len - left : 0;
+        f->line = 1;
+        for (size_t i = 0; i < at; i++) f->line += f->buf[i] == '\n';
+    }
     snprintf(f->msg, sizeof f->msg, "%s", e->message);
 }
 
@@ -617,7 +629,7 @@ static xmlDocPtr xml_parse(doc *d, const char *buf, size_t len, const char *what
         fail(d, "out of memory");
         return NULL;
     }
-    xfirst first = {ctx, 0, false, ""};
+    xfirst first = {ctx, buf, len, 0, false, ""};
     ctx->_private = &first;
     /* No network, no entity substitution, no DTD loading, quiet: the
      * handler takes every report, so nothing is printed.  Not with
@@ -631,8 +643,18 @@ static xmlDocPtr xml_parse(doc *d, const char *buf, size_t len, const char *what
         ctx->sax->serror = xml_first_error;
     else
         opts |= XML_PARSE_NOERROR | XML_PARSE_NOWARNING;
+    /* An encoding conversion error has no context before 2.13: it goes to
+     * the thread's structured handler, else is printed.  This thread's
+     * handler is ours for the parse, then the one it was (libxml2's
+     * handlers are per thread: another thread's loads are left alone). */
+    xmlStructuredErrorFunc app_serror = xmlStructuredError;
+    void *app_sdata = xmlStructuredErrorContext;
+    xmlSetStructuredErrorFunc(ctx, xml_first_error);
 #endif
     xmlDocPtr x = xmlCtxtReadMemory(ctx, buf, (int)len, NULL, NULL, opts);
+#if LIBXML_VERSION < 21300
+    xmlSetStructuredErrorFunc(app_sdata, app_serror);
+#endif
     if (!x) xml_error(d, ctx, what);
     xmlFreeParserCtxt(ctx);
     return x;
