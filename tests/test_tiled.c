@@ -536,6 +536,49 @@ static void test_save_keeps_crlf(void **state)
     rm_scratch(dir);
 }
 
+/* A file that starts with a UTF-8 BOM (Windows editors write one, often
+ * with CRLF) keeps it when saved: it was dropped, so a diff showed line 1
+ * changed too.  The rest is the BOM-less file's save. */
+static void test_save_keeps_bom(void **state)
+{
+    (void)state;
+    char dir[64];
+    scratch(dir);
+    for (size_t i = 0; i < NFIX; i++) {
+        for (int crlf = 0; crlf < 2; crlf++) {
+            char plain[256], bom[256], err[512];
+            snprintf(plain, sizeof plain, "%s/%s", dir, FIXTURES[i]);
+            snprintf(bom, sizeof bom, "%s/bom%d-%s", dir, crlf, FIXTURES[i]);
+            size_t n;
+            char *text = slurp(plain, &n);
+            char *c = crlf ? to_crlf(text, &n) : text;
+            char *b = malloc(n + 3);
+            assert_non_null(b);
+            memcpy(b, "\xEF\xBB\xBF", 3);
+            memcpy(b + 3, c, n);
+            write_bytes(bom, b, n + 3);
+            free(b);
+            if (c != text) free(c);
+            free(text);
+            tn_map *m = tu_load_map(bom);
+            edit(m);
+            if (tn_save_map(m, bom, err, sizeof err) != 0) fail_msg("%s", err);
+            size_t nb;
+            char *sb = slurp(bom, &nb);
+            if (nb < 3 || memcmp(sb, "\xEF\xBB\xBF", 3) != 0)
+                fail_msg("%s (%s): the BOM is gone", FIXTURES[i], crlf ? "CRLF" : "LF");
+            if (crlf != (memchr(sb, '\r', nb) != NULL))
+                fail_msg("%s: line endings changed", FIXTURES[i]);
+            tn_map *back = tu_load_map(bom);
+            assert_true(tn_map_equal(back, m));
+            free(sb);
+            tn_map_destroy(back);
+            tn_map_destroy(m);
+        }
+    }
+    rm_scratch(dir);
+}
+
 /* New blocks go into the layer that holds the map's blocks, not into a
  * background layer that comes first (the reviewer's multi.tmx shape). */
 static void test_save_terrain_layer(void **state)
@@ -2291,6 +2334,7 @@ int main(void)
         cmocka_unit_test(test_xml_encoding_quiet),
         cmocka_unit_test(test_tileset_once),
         cmocka_unit_test(test_save_keeps_crlf),
+        cmocka_unit_test(test_save_keeps_bom),
         cmocka_unit_test(test_save_keeps_numbers),
         cmocka_unit_test(test_file_limit),
         cmocka_unit_test(test_json_path_cut),

@@ -3713,6 +3713,21 @@ static bool to_crlf(char **text, size_t *len)
     return true;
 }
 
+/* text (len bytes, NUL-terminated, malloc'd) after a UTF-8 BOM, unless it
+ * starts with one. */
+static bool with_bom(char **text, size_t *len)
+{
+    if (*len >= 3 && memcmp(*text, "\xEF\xBB\xBF", 3) == 0) return true;
+    char *out = malloc(*len + 4);
+    if (!out) return false;
+    memcpy(out, "\xEF\xBB\xBF", 3);
+    memcpy(out + 3, *text, *len + 1);
+    free(*text);
+    *text = out;
+    *len += 3;
+    return true;
+}
+
 int tn_tiled_format(const tn_map *m, const char *tmpl, size_t tmpl_len, const char *tmpl_path,
                     const char *out_path, int fmt, char **out, size_t *out_len, char *err,
                     size_t cap)
@@ -3726,6 +3741,8 @@ int tn_tiled_format(const tn_map *m, const char *tmpl, size_t tmpl_len, const ch
     /* the document's line breaks are kept: a CRLF file saved with LF ones
      * showed every line changed (git diff) */
     const bool crlf = tmpl && crlf_lines(tmpl, tmpl_len);
+    /* and its UTF-8 BOM (what is written is UTF-8): dropped, line 1 changed */
+    const bool bom = tmpl && tmpl_len >= 3 && memcmp(tmpl, "\xEF\xBB\xBF", 3) == 0;
     if (!tmpl) {
         memset(&d, 0, sizeof d);
         d.name = out_path;
@@ -3775,7 +3792,8 @@ int tn_tiled_format(const tn_map *m, const char *tmpl, size_t tmpl_len, const ch
             }
             cJSON_free(j);
         }
-        if (!text || (crlf && !to_crlf(&text, &len))) rc = fail(&d, "out of memory");
+        if (!text || (crlf && !to_crlf(&text, &len)) || (bom && !with_bom(&text, &len)))
+            rc = fail(&d, "out of memory");
     }
     if (rc == 0 && tn_tiled_too_big(out_path, len, true, err, cap)) rc = -1;
     tn_map_destroy(old);
