@@ -1903,6 +1903,32 @@ static void test_playback_step_said(void **state)
              p.expanded, (int)e->x, (int)e->y, (int)e->id, (double)e->f, (double)e->f);
     printf("  fast: \"%s\"\n", tn_world_message_text(w));
     assert_true(strncmp(tn_world_message_text(w), want, strlen(want)) == 0);
+    /* h is 3x tn_path.h's 2|dx| + 3|dy|, not f - g: the fast search keeps
+     * a key at its parent's ("pathmax") at nearly every step toward the
+     * goal, and Q said that raised key's excess was 3x the estimate */
+    int gx = -1, gy = -1, raised = 0;
+    assert_int_equal(sscanf(strstr(p.label, " to ("), " to (%d,%d)", &gx, &gy), 2);
+    for (int q = 2; q <= 40 && (int)p.shown < p.trace.count; q++) {
+        assert_true(tn_playback_control(&p, w, &ov, TN_PB_NEXT));
+        int cur = -1;
+        for (int i = 0; i < (int)p.shown; i++)
+            if (p.trace.ev[i].kind != TN_TRACE_OPEN) cur = i;
+        e = &p.trace.ev[cur];
+        const double h = 3.0 * (2 * abs(gx - (int)e->x) + 3 * abs(gy - (int)e->y));
+        if ((double)e->f > (double)e->g + h) {
+            raised++;
+            snprintf(want, sizeof want,
+                     ", g %g + h %g = %g, f %g as its parent's (h: 3x the estimate, fast A*)",
+                     (double)e->g, h, (double)e->g + h, (double)e->f);
+        } else {
+            snprintf(want, sizeof want,
+                     ", g %g + h %g = f %g (cost so far + 3x the estimate to the goal: fast A*)",
+                     (double)e->g, h, (double)e->f);
+        }
+        if (q == 2) printf("  fast: \"%s\"\n", tn_world_message_text(w));
+        assert_non_null(strstr(tn_world_message_text(w), want));
+    }
+    assert_true(raised > 0);
     tn_path_destroy(finder);
     tn_playback_free(&p);
     tn_world_destroy(w);

@@ -893,6 +893,8 @@ int tn_playback_record_goto(tn_playback *p, struct tn_path **finder, const tn_wo
              PLURAL(st.expanded));
     p->expanded = st.expanded;
     p->fast = q.heuristic == TN_PATH_FAST;
+    p->goal_x = q.goal_x;
+    p->goal_y = q.goal_y;
     tn_playback_start(p);
     return p->trace.count;
 }
@@ -965,15 +967,27 @@ static void step_said(const tn_playback *p, char *out, size_t cap)
                  (double)e->y);
     else
         snprintf(what, sizeof what, "tile (%d,%d) jump value %d", (int)e->x, (int)e->y, (int)e->id);
-    char costs[128] = "";
+    char costs[192] = "";
     if (p->navmesh) /* floats: tiles of path */
         snprintf(costs, sizeof costs,
                  ", g %.1f + h %.1f = f %.1f (cost so far + estimate to the goal)", (double)e->g,
                  (double)(e->f - e->g), (double)e->f);
-    else if (!p->graph) /* the graph planner's record has no costs */
-        snprintf(costs, sizeof costs, ", g %g + h %g = f %g (cost so far + %s)", (double)e->g,
-                 (double)(e->f - e->g), (double)e->f,
-                 p->fast ? "3x the estimate to the goal: fast A*" : "estimate to the goal");
+    else if (!p->graph) { /* the graph planner's record has no costs */
+        /* h is tn_path.h's heuristic 2|dx| + 3|dy| (x3 when fast), not f - g:
+         * a key is never below its parent's ("pathmax"), which the fast
+         * search's x3 meets at nearly every step toward the goal */
+        const int wt = p->goal_x < 0 ? 0 : p->fast ? 3 : 1;
+        const double h =
+            (double)wt * (2.0 * abs(p->goal_x - (int)e->x) + 3.0 * abs(p->goal_y - (int)e->y));
+        const char *est = p->fast ? "3x the estimate to the goal: fast A*" : "estimate to the goal";
+        if ((double)e->f > (double)e->g + h) /* pathmax */
+            snprintf(costs, sizeof costs, ", g %g + h %g = %g, f %g as its parent's (h: %s)",
+                     (double)e->g, h, (double)e->g + h, (double)e->f,
+                     p->fast ? "3x the estimate, fast A*" : "the estimate");
+        else
+            snprintf(costs, sizeof costs, ", g %g + h %g = f %g (cost so far + %s)", (double)e->g,
+                     h, (double)e->f, est);
+    }
     /* the goal: its cost is the path's (h is 0 there), said short */
     if (e->kind == TN_TRACE_GOAL && p->navmesh) /* not an expansion there */
         snprintf(out, cap,

@@ -256,6 +256,7 @@ typedef struct tn_playback {
     bool navmesh;        /* the trace is a navmesh search (points, not tiles) */
     bool graph;          /* the trace is the graph planner's (expansions only, no costs) */
     bool fast;           /* ... a classic search with the fast (x3 weighted) heuristic */
+    int goal_x, goal_y;  /* ... its goal (-1: none), for Q's h (tn_path.h's 2|dx| + 3|dy|) */
     bool active;         /* the overlay shows the playback */
     bool paused;
     int speed;              /* events per second index, see tn_playback_rates */
