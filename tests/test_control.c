@@ -1934,6 +1934,50 @@ static void test_playback_step_said(void **state)
     tn_world_destroy(w);
 }
 
+/* Q at the end of a search larger than the buffer (a classic search
+ * stopped by the limit on 256x256 made 133,933 events): the last kept
+ * expansion, its pushes perhaps cut, said again at every Q as if the
+ * search went on from there; it says the rest is not kept. */
+static void test_playback_step_at_a_cut_end(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    static tn_playback p;
+    assert_int_equal(tn_playback_init(&p), 0);
+    unsigned ov = TN_OVERLAY_EXPLORED;
+    /* a classic search: an expansion and two pushes, past the buffer */
+    long closes = 0, events = 0;
+    for (int i = 0; events < TN_PLAYBACK_EVENTS + 30; i++) {
+        const float x = (float)(3 + i % 40), y = 40.0f;
+        const float h = 2.0f * fabsf(47.0f - x) + 60.0f; /* goal (47,20) */
+        tn_trace_record(&p.trace, TN_TRACE_CLOSE, x, y, 0, (float)(2 * i), (float)(2 * i) + h);
+        tn_trace_record(&p.trace, TN_TRACE_OPEN, x + 1, y, 0, (float)(2 * i + 2), 80.0f);
+        tn_trace_record(&p.trace, TN_TRACE_OPEN, x, y - 1, 0, (float)(2 * i + 3), 80.0f);
+        closes++, events += 3;
+    }
+    assert_int_equal(p.trace.count, TN_PLAYBACK_EVENTS);
+    assert_true(p.trace.dropped == events - TN_PLAYBACK_EVENTS && p.trace.dropped > 0);
+    p.expanded = (int)closes;
+    p.goal_x = 47, p.goal_y = 20;
+    tn_playback_start(&p);
+    p.shown = (unsigned)(p.trace.count - 2); /* in the last kept expansion's pushes */
+    for (int q = 0; q < 2; q++) {
+        assert_true(tn_playback_control(&p, w, &ov, TN_PB_NEXT));
+        const char *msg = tn_world_message_text(w);
+        printf("  \"%s\"\n", msg);
+        char want[128];
+        snprintf(want, sizeof want, "replay: expansion %d of %ld: ", TN_PLAYBACK_EVENTS / 3 + 1,
+                 closes);
+        assert_true(strncmp(msg, want, strlen(want)) == 0);
+        snprintf(want, sizeof want,
+                 ", 1 pushed | the replay ends here: the search's last %ld events are not kept",
+                 events - TN_PLAYBACK_EVENTS);
+        assert_non_null(strstr(msg, want));
+    }
+    tn_playback_free(&p);
+    tn_world_destroy(w);
+}
+
 /* E while the character's plan waits for its re-plan (a goto, T, then a
  * right-click on the map, before any step): the only search kept is the
  * one before the edit, which the explored overlay no longer shows.  E
@@ -2618,6 +2662,7 @@ int main(void)
         cmocka_unit_test(test_playback_navmesh_follows_edits),
         cmocka_unit_test(test_playback_control),
         cmocka_unit_test(test_playback_step_said),
+        cmocka_unit_test(test_playback_step_at_a_cut_end),
         cmocka_unit_test(test_playback_while_the_plan_waits),
         cmocka_unit_test(test_playback_speed_said),
         cmocka_unit_test(test_inspect),

@@ -1005,6 +1005,15 @@ static void step_said(const tn_playback *p, char *out, size_t cap)
     else
         snprintf(out, cap, "replay: expansion %d of %ld: %s%s, %d pushed", k, total, what, costs,
                  pushed);
+    /* a search larger than the buffer: Q at the kept end said its last
+     * expansion again and again, as if the search went on from there (and
+     * that expansion's pushes may be cut) */
+    if (shown >= p->trace.count && p->trace.dropped > 0) {
+        size_t len = strlen(out);
+        snprintf(out + len, cap - len,
+                 " | the replay ends here: the search's last %ld events are not kept",
+                 (long)p->trace.dropped);
+    }
 }
 
 bool tn_playback_control(tn_playback *p, tn_world *w, unsigned *overlays, int what)
