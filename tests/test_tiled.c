@@ -1855,6 +1855,46 @@ static void test_xml_encoding_quiet(void **state)
         fail_msg("message: %s", err);
 }
 
+/* A UTF-16 file's bad byte is named on its own line: a character whose
+ * UTF-16 code unit holds the byte 0x0A (U+010A) is not a line break. */
+static void test_xml_encoding_utf16_line(void **state)
+{
+    (void)state;
+    /* line 1: the declaration; line 2: a comment of U+010A; line 3: a lone
+     * high surrogate */
+    const char *ascii[] = {"<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<!-- ",
+                           " -->\n" TMX_HEAD "<!-- ", " -->\n</map>\n"};
+    unsigned char doc[1024];
+    size_t n = 0;
+    doc[n++] = 0xFF;
+    doc[n++] = 0xFE;
+    for (int p = 0; p < 3; p++) {
+        for (const char *s = ascii[p]; *s; s++) {
+            doc[n++] = (unsigned char)*s;
+            doc[n++] = 0;
+        }
+        if (p == 0)
+            for (int i = 0; i < 4; i++) { /* U+010A, bytes 0x0A 0x01 */
+                doc[n++] = 0x0A;
+                doc[n++] = 0x01;
+            }
+        if (p == 1) { /* U+D800 then 'x': not a pair */
+            doc[n++] = 0x00;
+            doc[n++] = 0xD8;
+            doc[n++] = 'x';
+            doc[n++] = 0;
+        }
+    }
+    tn_map *m = (tn_map *)0x1;
+    char err[512];
+    int rc = tn_tiled_load_buffer((const char *)doc, n, "tests/data/tiled/bad.tmx", TN_TILED_TMX,
+                                  &m, err, sizeof err);
+    assert_int_equal(rc, -1);
+    assert_null(m);
+    if (strncmp(err, "tests/data/tiled/bad.tmx:3: XML error:", 38) != 0)
+        fail_msg("message: %s", err);
+}
+
 /* Allocations libxml2 and cJSON make (counted for test_tileset_once). */
 static long g_allocs;
 static void *count_malloc(size_t n)
@@ -2332,6 +2372,7 @@ int main(void)
         cmocka_unit_test(test_strict_input),
         cmocka_unit_test(test_xml_first_error),
         cmocka_unit_test(test_xml_encoding_quiet),
+        cmocka_unit_test(test_xml_encoding_utf16_line),
         cmocka_unit_test(test_tileset_once),
         cmocka_unit_test(test_save_keeps_crlf),
         cmocka_unit_test(test_save_keeps_bom),

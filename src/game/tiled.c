@@ -580,6 +580,35 @@ typedef struct xfirst {
     char msg[200];
 } xfirst;
 
+/* The line breaks in buf's first `at` bytes, counted in the file's code
+ * units: in UTF-16 or UCS-4 (a BOM or '<' says which) a byte 0x0A is a
+ * break only as a whole unit (U+010A holds one: a file of them was named
+ * lines past its bad byte). */
+static int xml_lines_before(const char *buf, size_t len, size_t at)
+{
+    const unsigned char *b = (const unsigned char *)buf;
+    static const struct {
+        unsigned char sig[4];
+        int n, w, nl; /* signature bytes; unit width; where 0x0A is in a unit */
+    } units[] = {{{0, 0, 0xFE, 0xFF}, 4, 4, 3}, {{0xFF, 0xFE, 0, 0}, 4, 4, 0},
+                 {{0, 0, 0, '<'}, 4, 4, 3},     {{'<', 0, 0, 0}, 4, 4, 0},
+                 {{0xFE, 0xFF}, 2, 2, 1},       {{0xFF, 0xFE}, 2, 2, 0},
+                 {{0, '<'}, 2, 2, 1},           {{'<', 0}, 2, 2, 0}};
+    int w = 1, nl = 0;
+    for (size_t u = 0; u < sizeof units / sizeof *units && w == 1; u++)
+        if (len >= (size_t)units[u].n && memcmp(b, units[u].sig, (size_t)units[u].n) == 0) {
+            w = units[u].w;
+            nl = units[u].nl;
+        }
+    int lines = 0;
+    for (size_t i = 0; i + (size_t)w <= at; i += (size_t)w) {
+        bool brk = b[i + (size_t)nl] == '\n';
+        for (int k = 0; k < w && brk; k++) brk = k == nl || b[i + (size_t)k] == 0;
+        lines += brk;
+    }
+    return lines;
+}
+
 #if LIBXML_VERSION >= 21200
 static void xml_first_error(void *ctx, const xmlError *e)
 #else
@@ -612,8 +641,7 @@ static void xml_first_error(void *ctx, xmlErrorPtr e)
     if (conv && m->input && m->input->buf && m->input->buf->raw) {
         /* no context's: the bytes not converted yet start at the bad one */
         size_t left = xmlBufUse(m->input->buf->raw), at = left < f->len ? f->len - left : 0;
-        f->line = 1;
-        for (size_t i = 0; i < at; i++) f->line += f->buf[i] == '\n';
+        f->line = 1 + xml_lines_before(f->buf, f->len, at);
     }
     snprintf(f->msg, sizeof f->msg, "%s", e->message);
 }
