@@ -1895,6 +1895,51 @@ static void test_xml_encoding_utf16_line(void **state)
         fail_msg("message: %s", err);
 }
 
+/* The thread's structured handler, the application's, is the same after a
+ * load (a bad one, one with an external tileset and a template) as before. */
+static int g_app_errors;
+#if LIBXML_VERSION >= 21200
+static void app_serror(void *ctx, const xmlError *e)
+#else
+static void app_serror(void *ctx, xmlErrorPtr e)
+#endif
+{
+    (void)e;
+    if (ctx == &g_app_errors) g_app_errors++;
+}
+
+static void test_xml_handler_restored(void **state)
+{
+    (void)state;
+    xmlSetStructuredErrorFunc(&g_app_errors, app_serror);
+    const char *bad =
+        "<?xml version=\"1.0\" encoding=\"EUC-JP\"?>\n" TMX_HEAD "<!-- \xff\xff -->\n</map>\n";
+    const char *good = TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"csv\">"
+                                "0,1,0,0</data></layer></map>\n";
+    const char *docs[] = {bad, good, "<map"};
+    for (int i = 0; i < 3; i++) {
+        tn_map *m = NULL;
+        char err[512];
+        int rc = tn_tiled_load_buffer(docs[i], strlen(docs[i]), "tests/data/tiled/probe.tmx",
+                                      TN_TILED_TMX, &m, err, sizeof err);
+        if (i == 1) {
+            if (rc != 0) fail_msg("%s", err);
+            tn_map_destroy(m);
+        } else {
+            assert_int_equal(rc, -1);
+        }
+        /* the application's own bad parse reaches its handler */
+        g_app_errors = 0;
+        xmlParserCtxtPtr c = xmlNewParserCtxt();
+        assert_non_null(c);
+        xmlDocPtr x = xmlCtxtReadMemory(c, "<a>", 3, NULL, NULL, 0);
+        xmlFreeDoc(x);
+        xmlFreeParserCtxt(c);
+        if (g_app_errors == 0) fail_msg("load %d left another structured handler", i);
+    }
+    xmlSetStructuredErrorFunc(NULL, NULL);
+}
+
 /* Allocations libxml2 and cJSON make (counted for test_tileset_once). */
 static long g_allocs;
 static void *count_malloc(size_t n)
@@ -2373,6 +2418,7 @@ int main(void)
         cmocka_unit_test(test_xml_first_error),
         cmocka_unit_test(test_xml_encoding_quiet),
         cmocka_unit_test(test_xml_encoding_utf16_line),
+        cmocka_unit_test(test_xml_handler_restored),
         cmocka_unit_test(test_tileset_once),
         cmocka_unit_test(test_save_keeps_crlf),
         cmocka_unit_test(test_save_keeps_bom),
