@@ -2093,6 +2093,70 @@ static void test_tileset_once(void **state)
     rm_scratch(dir);
 }
 
+/* The same tileset named by other paths (./, a directory and .., a
+ * symbolic link) is the same file: the map loads as with four copies,
+ * and an id it does not list is refused at the last reference. */
+static void test_tileset_once_paths(void **state)
+{
+    (void)state;
+    char dir[64], sub[96], lnk[96];
+    strcpy(dir, "/tmp/tn_test_tiled_XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(sub, sizeof sub, "%s/sub", dir);
+    snprintf(lnk, sizeof lnk, "%s/l.tsx", dir);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    const char *tsx =
+        "<tileset name=\"c\" tilewidth=\"16\" tileheight=\"16\" tilecount=\"4\" "
+        "columns=\"0\">\n"
+        " <tile id=\"0\"><properties><property name=\"kind\" value=\"block\"/>"
+        "</properties><image source=\"a.png\" width=\"16\" height=\"16\"/></tile>\n"
+        " <tile id=\"2\"><image source=\"b.png\" width=\"16\" height=\"16\"/></tile>\n"
+        "</tileset>\n";
+    const char *names[] = {"t.tsx", "c1.tsx", "c2.tsx", "c3.tsx", "c4.tsx"};
+    for (int i = 0; i < 5; i++) put_file(dir, names[i], tsx);
+    assert_int_equal(symlink("t.tsx", lnk), 0);
+    const char *alias[] = {"t.tsx", "./t.tsx", "sub/../t.tsx", "l.tsx"};
+    for (int bad = 0; bad < 2; bad++) {
+        tn_map *m[2];
+        long n[2];
+        char err[2][512];
+        for (int k = 0; k < 2; k++) {
+            char text[4096];
+            int o = snprintf(text, sizeof text,
+                             "<map orientation=\"orthogonal\" width=\"4\" height=\"2\" "
+                             "tilewidth=\"16\" tileheight=\"16\">\n");
+            for (int r = 0; r < 4; r++)
+                o += snprintf(text + o, sizeof text - (size_t)o,
+                              " <tileset firstgid=\"%d\" source=\"%s\"/>\n", 1 + 10 * r,
+                              k ? names[r + 1] : alias[r]);
+            snprintf(text + o, sizeof text - (size_t)o,
+                     " <layer name=\"g\" width=\"4\" height=\"2\"><data encoding=\"csv\">"
+                     "1,11,21,31,3,13,23,%d</data></layer>\n</map>\n",
+                     bad ? 32 : 33);
+            char name[32];
+            snprintf(name, sizeof name, "m%d.tmx", k);
+            put_file(dir, name, text);
+            err[k][0] = '\0';
+            m[k] = load_counted(dir, name, &n[k], err[k]);
+        }
+        /* the aliases read one file: fewer allocations than four copies */
+        if (!(n[0] < n[1])) fail_msg("allocations: aliases %ld, copies %ld", n[0], n[1]);
+        if (bad) {
+            assert_null(m[0]);
+            assert_null(m[1]);
+            if (!strstr(err[0], "32") || !strstr(err[1], "32"))
+                fail_msg("messages: %s / %s", err[0], err[1]);
+        } else {
+            if (!m[0] || !m[1]) fail_msg("refused: %s / %s", err[0], err[1]);
+            assert_true(tn_map_equal(m[0], m[1]));
+        }
+        for (int k = 0; k < 2; k++) tn_map_destroy(m[k]);
+    }
+    assert_int_equal(unlink(lnk), 0);
+    assert_int_equal(rmdir(sub), 0);
+    rm_scratch(dir);
+}
+
 /* JSON and XML that cJSON or libxml2 would take silently, losing or
  * guessing something, are refused with where they are: a NUL byte (XML in
  * UTF-16 has them in every character and still loads), text after the
@@ -2420,6 +2484,7 @@ int main(void)
         cmocka_unit_test(test_xml_encoding_utf16_line),
         cmocka_unit_test(test_xml_handler_restored),
         cmocka_unit_test(test_tileset_once),
+        cmocka_unit_test(test_tileset_once_paths),
         cmocka_unit_test(test_save_keeps_crlf),
         cmocka_unit_test(test_save_keeps_bom),
         cmocka_unit_test(test_save_keeps_numbers),
