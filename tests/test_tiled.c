@@ -2149,6 +2149,23 @@ static void test_tileset_once_paths(void **state)
         } else {
             if (!m[0] || !m[1]) fail_msg("refused: %s / %s", err[0], err[1]);
             assert_true(tn_map_equal(m[0], m[1]));
+            /* saved: every reference as it was, and it loads as the map */
+            char path[600], serr[512];
+            snprintf(path, sizeof path, "%s/m0.tmx", dir);
+            tn_map_set_tile(m[0], 1, 0, TN_TILE_EMPTY, NULL); /* the block at gid 11 */
+            tn_map_set_tile(m[0], 0, 1, TN_TILE_BLOCK, NULL);
+            if (tn_save_map(m[0], path, serr, sizeof serr) != 0) fail_msg("%s", serr);
+            size_t len;
+            char *saved = slurp(path, &len);
+            for (int r = 0; r < 4; r++) {
+                char want[64];
+                snprintf(want, sizeof want, "firstgid=\"%d\" source=\"%s\"", 1 + 10 * r, alias[r]);
+                if (!strstr(saved, want)) fail_msg("saved without %s:\n%s", want, saved);
+            }
+            free(saved);
+            tn_map *back = tu_load_map(path);
+            assert_true(tn_map_equal(back, m[0]));
+            tn_map_destroy(back);
         }
         for (int k = 0; k < 2; k++) tn_map_destroy(m[k]);
     }
