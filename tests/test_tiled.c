@@ -539,6 +539,33 @@ static void test_save_keeps_crlf(void **state)
 /* A file that starts with a UTF-8 BOM (Windows editors write one, often
  * with CRLF) keeps it when saved: it was dropped, so a diff showed line 1
  * changed too.  The rest is the BOM-less file's save. */
+/* A tn_map whose start lies outside it (a caller breaking the field's
+ * rule) never makes the save write outside its tile array (it indexed
+ * start_y * w + start_x unchecked: a heap overflow under ASan).  The start
+ * is left out of the document, so the read-back check refuses the save
+ * with a message and the file keeps the map it held. */
+static void test_save_start_outside(void **state)
+{
+    (void)state;
+    char dir[64];
+    scratch(dir);
+    for (size_t i = 0; i < NFIX; i++) {
+        char path[256], err[512];
+        snprintf(path, sizeof path, "%s/%s", dir, FIXTURES[i]);
+        tn_map *m = tu_load_map(path), *before = tu_load_map(path);
+        m->start_x = m->w + 3, m->start_y = m->h + 2;
+        err[0] = 0;
+        assert_int_not_equal(tn_save_map(m, path, err, sizeof err), 0);
+        if (!strstr(err, FIXTURES[i]) || !strstr(err, "not saved")) fail_msg("message: %s", err);
+        tn_map *back = tu_load_map(path);
+        assert_true(tn_map_equal(back, before));
+        tn_map_destroy(back);
+        tn_map_destroy(before);
+        tn_map_destroy(m);
+    }
+    rm_scratch(dir);
+}
+
 static void test_save_keeps_bom(void **state)
 {
     (void)state;
@@ -2504,6 +2531,7 @@ int main(void)
         cmocka_unit_test(test_tileset_once_paths),
         cmocka_unit_test(test_save_keeps_crlf),
         cmocka_unit_test(test_save_keeps_bom),
+        cmocka_unit_test(test_save_start_outside),
         cmocka_unit_test(test_save_keeps_numbers),
         cmocka_unit_test(test_file_limit),
         cmocka_unit_test(test_json_path_cut),

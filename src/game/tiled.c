@@ -3310,7 +3310,10 @@ static int patch_objects(doc *d, const tn_map *m)
     uint8_t *want = malloc(cells);
     if (!want) return fail(d, "out of memory");
     memcpy(want, m->mark, cells);
-    if (m->start_x >= 0) want[(size_t)m->start_y * (size_t)m->w + (size_t)m->start_x] = MARK_START;
+    /* a start outside the map (a caller's tn_map breaking its rule) is
+     * left out, as the tilenav format's save leaves it out */
+    if (m->start_x >= 0 && m->start_x < m->w && m->start_y >= 0 && m->start_y < m->h)
+        want[(size_t)m->start_y * (size_t)m->w + (size_t)m->start_x] = MARK_START;
     /* New objects say "type" (every Tiled version reads it) unless the
      * map's first game object says "class". */
     bool use_type = !(d->nobjs && d->objs[0].used_class);
