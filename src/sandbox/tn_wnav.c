@@ -316,8 +316,6 @@ static tn_status mesh_fit(tn_world *w, struct tn_wnav *s, tn_error *err)
     return st;
 }
 
-/* Full build (x < 0) or the local update around tile (x, y); an edit that
- * outgrows the mesh's capacity re-fits it to the map and builds it whole. */
 /* The tool path's numbers as the HUD shows them: "N points, L tiles". */
 static void path_numbers(const struct tn_wnav *s, char *out, size_t cap)
 {
@@ -357,6 +355,8 @@ static void replan_said(tn_world *w, struct tn_wnav *s, int x, int y, const char
 
 unsigned tn_wnav_replan_said(const tn_world *w) { return w && w->nav ? w->nav->said : 0; }
 
+/* Full build (x < 0) or the local update around tile (x, y); an edit that
+ * outgrows the mesh's capacity re-fits it to the map and builds it whole. */
 static void rebuild(tn_world *w, struct tn_wnav *s, int x, int y)
 {
     tn_error err;
