@@ -671,6 +671,29 @@ static void query_object_as_find(tn_surf *g, tn_surf_query *qo, tn_rng *r, int n
     }
 }
 
+/* tn_surf_query_fit(qo) with f's k-th allocation refused: false when it
+ * asked for fewer (it grew: TN_OK); else true, after checking that the
+ * refusal said so and left the object as it was (memory mem0, f's live
+ * blocks live0). */
+static bool fit_refused(tn_surf_query *qo, fail_nth *f, long k, size_t mem0, long live0)
+{
+    atomic_store(&f->n, 0);
+    f->k = k;
+    tn_error e = {0};
+    const tn_status st = tn_surf_query_fit(qo, &e);
+    const long asked = atomic_load(&f->n);
+    f->k = 0;
+    if (asked < k) { /* nothing refused: it grew */
+        assert_int_equal(st, TN_OK);
+        return false;
+    }
+    assert_int_equal(st, TN_FAILURE | TN_OUT_OF_MEMORY);
+    assert_non_null(strstr(e.msg, "tn_surf_query_fit"));
+    assert_int_equal(tn_surf_query_memory(qo), mem0);
+    assert_int_equal(atomic_load(&f->live), live0);
+    return true;
+}
+
 /* A query object that cannot grow (each of its allocations refused in
  * turn) stays as it was: the same tn_surf_query_memory and blocks held,
  * and once the edit that outgrew it is undone it answers as tn_surf_find
@@ -708,23 +731,12 @@ static void test_query_fit_out_of_memory(void **state)
             assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
             assert_true(tn_surf_node_count(g) > before + before / 8);
             if (shortcuts) assert_true(tn_succeeded(tn_surf_build_shortcuts(g, 0, NULL)));
-            atomic_store(&f.n, 0);
-            f.k = k;
-            tn_error e = {0};
-            tn_status st = tn_surf_query_fit(qo, &e);
-            const long asked = atomic_load(&f.n);
-            f.k = 0;
-            if (asked < k) { /* nothing refused: it grew */
-                assert_int_equal(st, TN_OK);
+            if (!fit_refused(qo, &f, k, mem0, live0)) { /* it grew */
                 assert_true(tn_surf_query_memory(qo) > mem0);
                 query_object_as_find(g, qo, &r, 50);
                 break;
             }
             refused++;
-            assert_true(tn_failed(st) && (st & TN_OUT_OF_MEMORY));
-            assert_non_null(strstr(e.msg, "tn_surf_query_fit"));
-            assert_int_equal(tn_surf_query_memory(qo), mem0);
-            assert_int_equal(atomic_load(&f.live), live0);
             /* the edit undone: the graph it fitted, queries allocate nothing */
             for (int y = 4; y < 18; y += 3)
                 for (int x = 2; x < 38; x += 4) tn_map_set_tile(m, x, y, TN_TILE_EMPTY, NULL);
@@ -773,23 +785,7 @@ static void test_query_fit_labels_out_of_memory(void **state)
     assert_true(tn_succeeded(tn_surf_build_labels(g, NULL)));
     assert_true(tn_surf_has_labels(g));
     long refused = 0;
-    for (long k = 1;; k++) {
-        atomic_store(&f.n, 0);
-        f.k = k;
-        tn_error e = {0};
-        const tn_status st = tn_surf_query_fit(qo, &e);
-        const long asked = atomic_load(&f.n);
-        f.k = 0;
-        if (asked < k) {
-            assert_int_equal(st, TN_OK);
-            break;
-        }
-        refused++;
-        assert_int_equal(st, TN_FAILURE | TN_OUT_OF_MEMORY);
-        assert_non_null(strstr(e.msg, "tn_surf_query_fit"));
-        assert_int_equal(tn_surf_query_memory(qo), mem0);
-        assert_int_equal(atomic_load(&f.live), live0);
-    }
+    for (long k = 1; fit_refused(qo, &f, k, mem0, live0); k++) refused++;
     printf("  %ld refused grows of the labels' scratch\n", refused);
     assert_true(refused >= 3);
     assert_true(tn_surf_query_memory(qo) > mem0);
