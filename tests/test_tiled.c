@@ -536,6 +536,99 @@ static void test_save_keeps_crlf(void **state)
     rm_scratch(dir);
 }
 
+/* text with its first "\n" as `first` and every later one as `rest`
+ * (malloc'd; *n in and out) */
+static char *rebreak(const char *text, size_t *n, const char *first, const char *rest)
+{
+    char *out = malloc(2 * *n + 1);
+    assert_non_null(out);
+    size_t k = 0;
+    bool seen = false;
+    for (size_t i = 0; i < *n; i++) {
+        if (text[i] != '\n') {
+            out[k++] = text[i];
+            continue;
+        }
+        const char *b = seen ? rest : first;
+        seen = true;
+        memcpy(out + k, b, strlen(b));
+        k += strlen(b);
+    }
+    out[k] = '\0';
+    *n = k;
+    return out;
+}
+
+/* A file's line breaks are kept as it has most of them: CR-only (an old
+ * Mac file) was saved with LF, every line changed; a mixed file followed
+ * its first break, so a CRLF file whose first line alone ended in LF came
+ * back all LF (and a LF file whose first line ended in CRLF all CRLF).
+ * Each save is byte for byte the LF file's save, its LFs as the majority's
+ * break. */
+static void test_save_keeps_line_breaks(void **state)
+{
+    (void)state;
+    char dir[64];
+    scratch(dir);
+    const struct {
+        const char *name, *first, *rest, *want;
+    } kinds[] = {
+        {"cr", "\r", "\r", "\r"},
+        {"mixed-crlf", "\n", "\r\n", "\r\n"}, /* LF first, CRLF after: CRLF */
+        {"mixed-lf", "\r\n", "\n", "\n"},     /* CRLF first, LF after: LF */
+        {"mixed-cr", "\n", "\r", "\r"},       /* LF first, CR after: CR */
+    };
+    for (size_t i = 0; i < NFIX; i++) {
+        char lf[256], err[512];
+        snprintf(lf, sizeof lf, "%s/%s", dir, FIXTURES[i]);
+        size_t n;
+        char *text = slurp(lf, &n);
+        assert_null(memchr(text, '\r', n)); /* (the fixtures are LF) */
+        tn_map *a = tu_load_map(lf);
+        edit(a);
+        if (tn_save_map(a, lf, err, sizeof err) != 0) fail_msg("%s", err);
+        size_t na;
+        char *sa = slurp(lf, &na);
+        assert_null(memchr(sa, '\r', na));
+        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+            char path[256];
+            snprintf(path, sizeof path, "%s/%s-%s", dir, kinds[k].name, FIXTURES[i]);
+            size_t nc = n;
+            char *c = rebreak(text, &nc, kinds[k].first, kinds[k].rest);
+            write_bytes(path, c, nc);
+            free(c);
+            tn_map *b = tu_load_map(path);
+            tn_map *e = expected(FIXTURES[i]); /* it loads as the LF file */
+            assert_true(tn_map_equal(b, e));
+            tn_map_destroy(e);
+            edit(b);
+            if (tn_save_map(b, path, err, sizeof err) != 0) fail_msg("%s", err);
+            size_t nw = na, nb;
+            char *want = rebreak(sa, &nw, kinds[k].want, kinds[k].want);
+            char *sb = slurp(path, &nb);
+            if (nw != nb || memcmp(want, sb, nw) != 0)
+                fail_msg("%s (%s): the save is not the LF file's save with %s breaks (%zu, %zu "
+                         "bytes)",
+                         FIXTURES[i], kinds[k].name,
+                         kinds[k].want[0] == '\n' ? "LF"
+                         : kinds[k].want[1]       ? "CRLF"
+                                                  : "CR",
+                         nw, nb);
+            free(want);
+            free(sb);
+            /* the saved file loads as the map */
+            tn_map *back = tu_load_map(path);
+            assert_true(tn_map_equal(back, b));
+            tn_map_destroy(back);
+            tn_map_destroy(b);
+        }
+        free(sa);
+        free(text);
+        tn_map_destroy(a);
+    }
+    rm_scratch(dir);
+}
+
 /* A file that starts with a UTF-8 BOM (Windows editors write one, often
  * with CRLF) keeps it when saved: it was dropped, so a diff showed line 1
  * changed too.  The rest is the BOM-less file's save. */
@@ -2531,6 +2624,7 @@ int main(void)
         cmocka_unit_test(test_tileset_once_paths),
         cmocka_unit_test(test_save_keeps_crlf),
         cmocka_unit_test(test_save_keeps_bom),
+        cmocka_unit_test(test_save_keeps_line_breaks),
         cmocka_unit_test(test_save_start_outside),
         cmocka_unit_test(test_save_keeps_numbers),
         cmocka_unit_test(test_file_limit),

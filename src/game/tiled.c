@@ -3711,31 +3711,61 @@ static int fresh_template(doc *d, int w, int h, int fmt, sbuf *b)
     return b->oom ? fail(d, "out of memory") : 0;
 }
 
-/* Whether a document's line breaks are CRLF: its first one is (a Windows
- * checkout, an editor's setting), as editors decide it. */
-static bool crlf_lines(const char *t, size_t n)
+/* A document's line breaks (a Windows checkout, an editor's setting, an
+ * old Mac file): "\r\n", "\r" or "\n", whichever it has most of; on a
+ * tie (or with none) the kind of its first break ("\n" without any).  The
+ * majority, not the first break: a CRLF file one tool added a LF line to
+ * (often the XML declaration, line 1) is still a CRLF file, and is saved as
+ * one; a file whose first break was the odd one out was all rewritten. */
+static const char *line_breaks(const char *t, size_t n)
 {
-    const char *lf = memchr(t, '\n', n);
-    return lf && lf > t && lf[-1] == '\r';
+    size_t lf = 0, crlf = 0, cr = 0;
+    int first = 0; /* 1 LF, 2 CRLF, 3 CR */
+    for (size_t i = 0; i < n; i++) {
+        int k;
+        if (t[i] == '\n')
+            k = 1, lf++;
+        else if (t[i] == '\r' && i + 1 < n && t[i + 1] == '\n')
+            k = 2, crlf++, i++;
+        else if (t[i] == '\r')
+            k = 3, cr++;
+        else
+            continue;
+        if (!first) first = k;
+    }
+    size_t most = lf > crlf ? lf : crlf;
+    if (cr > most) most = cr;
+    const size_t count[4] = {0, lf, crlf, cr};
+    const char *name[4] = {"\n", "\n", "\r\n", "\r"};
+    if (!first || count[first] == most) return name[first];
+    return most == crlf ? "\r\n" : most == cr ? "\r" : "\n";
 }
 
-/* text (len bytes, NUL-terminated, malloc'd) with each LF as CRLF: what
- * libxml2 and cJSON write has raw line breaks only between markup (a line
- * break in a value is written escaped), and XML and JSON read CRLF there
- * as LF, so the document means the same.  A CR already before a LF stays
- * one CR. */
-static bool to_crlf(char **text, size_t *len)
+/* text (len bytes, NUL-terminated, malloc'd) with each LF as `brk` ("\r\n"
+ * or "\r"): what libxml2 and cJSON write has raw line breaks only between
+ * markup and in a tile layer's CSV text (a line break in a value is written
+ * escaped, &#10; or \n), and XML and JSON read CRLF and a lone CR there as
+ * LF, so the document means the same.  A CR already before a LF stays one
+ * CR. */
+static bool to_breaks(char **text, size_t *len, const char *brk)
 {
+    const bool crlf = brk[1] == '\n';
     size_t extra = 0;
-    for (size_t i = 0; i < *len; i++)
+    for (size_t i = 0; crlf && i < *len; i++)
         extra += (*text)[i] == '\n' && (i == 0 || (*text)[i - 1] != '\r');
-    if (!extra) return true;
     char *out = malloc(*len + extra + 1);
     if (!out) return false;
     size_t k = 0;
     for (size_t i = 0; i < *len; i++) {
-        if ((*text)[i] == '\n' && (i == 0 || (*text)[i - 1] != '\r')) out[k++] = '\r';
-        out[k++] = (*text)[i];
+        const char c = (*text)[i];
+        if (c != '\n') {
+            out[k++] = c;
+        } else if (i == 0 || (*text)[i - 1] != '\r') {
+            out[k++] = '\r';
+            if (crlf) out[k++] = '\n';
+        } else if (crlf) {
+            out[k++] = '\n';
+        }
     }
     out[k] = '\0';
     free(*text);
@@ -3769,9 +3799,9 @@ int tn_tiled_format(const tn_map *m, const char *tmpl, size_t tmpl_len, const ch
     doc d;
     tn_map *old = NULL;
     int rc = 0;
-    /* the document's line breaks are kept: a CRLF file saved with LF ones
-     * showed every line changed (git diff) */
-    const bool crlf = tmpl && crlf_lines(tmpl, tmpl_len);
+    /* the document's line breaks are kept: a CRLF (or CR-only) file saved
+     * with LF ones showed every line changed (git diff) */
+    const char *brk = tmpl ? line_breaks(tmpl, tmpl_len) : "\n";
     /* and its UTF-8 BOM (what is written is UTF-8): dropped, line 1 changed */
     const bool bom = tmpl && tmpl_len >= 3 && memcmp(tmpl, "\xEF\xBB\xBF", 3) == 0;
     if (!tmpl) {
@@ -3823,7 +3853,8 @@ int tn_tiled_format(const tn_map *m, const char *tmpl, size_t tmpl_len, const ch
             }
             cJSON_free(j);
         }
-        if (!text || (crlf && !to_crlf(&text, &len)) || (bom && !with_bom(&text, &len)))
+        if (!text || (brk[0] == '\r' && !to_breaks(&text, &len, brk)) ||
+            (bom && !with_bom(&text, &len)))
             rc = fail(&d, "out of memory");
     }
     if (rc == 0 && tn_tiled_too_big(out_path, len, true, err, cap)) rc = -1;

@@ -77,7 +77,9 @@
  *    their class in `type` (which every Tiled reads) unless the map's first
  *    game object uses `class`;
  * and writes it back with the same encoding and compression per layer, in
- * the same format, atomically (tn_write_file_atomic).  Everything else
+ * the same format, with the same line breaks (LF, CRLF or CR alone: the
+ * kind the file has most of, its first break's on a tie) and UTF-8 BOM,
+ * atomically (tn_write_file_atomic).  Everything else
  * (layers, tilesets, properties, other objects) is kept: TMX as libxml2
  * prints it (for files laid out like Tiled's, byte for byte outside the
  * edited nodes; always declared UTF-8), TMJ equal as JSON (cJSON's layout; a
