@@ -76,7 +76,9 @@
  *    first object layer holding game objects (or a new layer "tilenav"),
  *    their class in `type` (which every Tiled reads) unless the map's first
  *    game object uses `class`;
- * and writes it back with the same encoding and compression per layer, in
+ * and writes it back with the same encoding and compression per layer
+ * (only the chunks holding a changed cell are encoded anew: the others keep
+ * their text, whatever compression level or gzip header made it), in
  * the same format, with the same line breaks (LF, CRLF or CR alone: the
  * kind the file has most of, its first break's on a tie) and UTF-8 BOM,
  * atomically (tn_write_file_atomic).  Everything else
