@@ -20,7 +20,13 @@
  * Two runs at once (two checkouts of one user) each write their own
  * folder: in DIR itself one overwrote the other's failures, and an older
  * run's were mixed with the new.  A run without failures removes its empty
- * folder.  DIR must be the user's own: a directory someone else owns, or a
+ * folder.  A run that is killed (Ctrl-C, a timeout, kill -9) before it
+ * ends leaves its folder, marked unfinished (a file .incomplete in it,
+ * removed when the run ends); those piled up in DIR.  Each run now removes
+ * the folders of unfinished runs whose process is gone (see
+ * remove_unfinished: a live run's folder is locked, and its process runs;
+ * a finished run's folder is kept, as is anything not the run's own), and
+ * says so.  DIR must be the user's own: a directory someone else owns, or a
  * symbolic link someone else owns (planted in /tmp), is refused before the
  * run.
  * --planner graph: the pairs are those the graph planner (tn_surf) connects,
@@ -43,12 +49,16 @@
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -297,6 +307,130 @@ static int open_run_dir(int dir, const char *out, char *run, size_t cap)
     return -1;
 }
 
+/* The file that marks a run's folder as unfinished: made when the run
+ * starts, removed when it ends.  The run also holds a lock (flock) on its
+ * folder while it runs: both go with its process, however it ends. */
+#define UNFINISHED ".incomplete"
+
+/* The process number of a run folder's name, run-YYYYMMDD-HHMMSS-PID or
+ * run-YYYYMMDD-HHMMSS-PID-N (open_run_dir's names); -1 for any other name. */
+static long run_pid(const char *name)
+{
+    const char *p = name;
+    if (strncmp(p, "run-", 4) != 0) return -1;
+    p += 4;
+    for (int part = 0; part < 2; part++) {
+        for (int i = 0; i < (part ? 6 : 8); i++, p++)
+            if (*p < '0' || *p > '9') return -1;
+        if (*p++ != '-') return -1;
+    }
+    long pid = 0;
+    const char *d = p;
+    while (*p >= '0' && *p <= '9' && pid <= INT_MAX) pid = pid * 10 + (*p++ - '0');
+    if (p == d || pid > INT_MAX) return -1;
+    if (*p == '-') {
+        const char *n = ++p;
+        while (*p >= '0' && *p <= '9') p++;
+        if (p == n) return -1;
+    }
+    return *p ? -1 : pid;
+}
+
+/* A file a run writes into its folder: fail_L_K.map, fail_L_K.script, or
+ * the UNFINISHED mark. */
+static bool run_file(const char *name)
+{
+    if (!strcmp(name, UNFINISHED)) return true;
+    const char *p = name;
+    if (strncmp(p, "fail_", 5) != 0) return false;
+    p += 5;
+    for (int part = 0; part < 2; part++) {
+        const char *d = p;
+        while (*p >= '0' && *p <= '9') p++;
+        if (p == d || *p++ != (part ? '.' : '_')) return false;
+    }
+    return !strcmp(p, "map") || !strcmp(p, "script");
+}
+
+/* Remove, from --out (dir, named out), the folders of runs that did not
+ * finish and whose process is gone: a folder named as open_run_dir names
+ * them (never own, this run's), the user's own, holding the UNFINISHED
+ * mark, not locked (a live run holds its folder's lock from before it
+ * makes the mark), whose process (by the PID in its name) is not running
+ * (the lock alone would not do where flock is not shared, and a run
+ * between making its folder and locking it has no lock yet), and that holds
+ * nothing but the run's own files.  A folder with something else in it is
+ * kept and said (the user put it there).  Each removal is said on stdout.
+ * A folder a finished run left (its failures: what the user reads) has no
+ * mark and is never touched; a PID reused since is taken as running, and
+ * its folder is removed by a later run. */
+static void remove_unfinished(int dir, const char *out, const char *own)
+{
+    int scan = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *dp = scan < 0 ? NULL : fdopendir(scan);
+    if (!dp) {
+        if (scan >= 0) close(scan);
+        return;
+    }
+    size_t n = strlen(out);
+    while (n > 1 && out[n - 1] == '/') n--;
+    const uid_t me = geteuid();
+    struct dirent *e;
+    while ((e = readdir(dp))) {
+        const char *name = e->d_name;
+        long pid = run_pid(name);
+        if (pid < 0 || !strcmp(name, own)) continue;
+        int fd = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0) continue;
+        struct stat st;
+        bool stale = fstat(fd, &st) == 0 && st.st_uid == me &&
+                     fstatat(fd, UNFINISHED, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                     S_ISREG(st.st_mode) && flock(fd, LOCK_EX | LOCK_NB) == 0;
+        /* (pid 0 and negative ones name process groups: never asked) */
+        if (stale && pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM)) stale = false;
+        int inner = stale ? openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+        DIR *rd = inner < 0 ? NULL : fdopendir(inner);
+        if (!rd) {
+            if (inner >= 0) close(inner);
+            close(fd);
+            continue;
+        }
+        const char *alien = NULL;
+        char alien_name[256];
+        struct dirent *f;
+        while ((f = readdir(rd)) && !alien) {
+            if (!strcmp(f->d_name, ".") || !strcmp(f->d_name, "..")) continue;
+            if (!run_file(f->d_name) || fstatat(fd, f->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+                !S_ISREG(st.st_mode)) {
+                snprintf(alien_name, sizeof alien_name, "%s", f->d_name);
+                alien = alien_name;
+            }
+        }
+        if (alien) {
+            tn_print_shown(stderr,
+                           "arrival: %.*s/%s: a run that did not finish (process %ld is gone), "
+                           "kept: it holds %s, which is not the run's\n",
+                           (int)n, out, name, pid, alien);
+        } else {
+            rewinddir(rd);
+            int files = 0;
+            while ((f = readdir(rd)))
+                if (strcmp(f->d_name, UNFINISHED) && run_file(f->d_name) &&
+                    unlinkat(fd, f->d_name, 0) == 0)
+                    files++;
+            /* the mark last: a removal cut short is still unfinished */
+            if (unlinkat(fd, UNFINISHED, 0) == 0 && unlinkat(dir, name, AT_REMOVEDIR) == 0)
+                tn_print_shown(stdout,
+                               "removed %.*s/%s: the folder of a run that did not finish "
+                               "(process %ld is gone), %d files in it\n",
+                               (int)n, out, name, pid, files);
+        }
+        closedir(rd);
+        close(fd); /* (its lock) */
+    }
+    closedir(dp);
+}
+
 int bench_arrival(int argc, char **argv)
 {
     int levels = 500, goals = 10, W = 48, H = 28;
@@ -394,12 +528,21 @@ int bench_arrival(int argc, char **argv)
         close(top_fd);
         return 1;
     }
+    /* unfinished until it ends: locked (held until the process ends, however
+     * it ends), then marked (see UNFINISHED) */
+    (void)flock(out_fd, LOCK_EX | LOCK_NB);
+    {
+        int mark =
+            openat(out_fd, UNFINISHED, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (mark >= 0) close(mark);
+    }
     {
         size_t n = strlen(out);
         while (n > 1 && out[n - 1] == '/') n--;
         snprintf(run_path, sizeof run_path, "%.*s/%s", (int)n, out, run);
     }
-    out = run_path; /* what the messages and the failure lines name */
+    const char *out_dir = out; /* --out, for remove_unfinished's messages */
+    out = run_path;            /* what the messages and the failure lines name */
     int *frames = bench_alloc(sizeof(int) * (size_t)levels * (size_t)goals);
     double *fr = bench_alloc(sizeof(double) * (size_t)levels * (size_t)goals);
     int runs = 0, arrived = 0, skipped = 0, replans = 0;
@@ -411,6 +554,7 @@ int bench_arrival(int argc, char **argv)
     if (push != 0.0)
         printf("each body pushed %g px once, %s, from frame 10\n", push,
                air ? "in the air" : "on the ground");
+    remove_unfinished(top_fd, out_dir, run);
     tn_surf *g = NULL, *cg = NULL; /* cg: the classic run's graph for failures */
     double build_s = 0.0;
     for (int L = 0; L < levels; L++) {
@@ -429,6 +573,7 @@ int bench_arrival(int argc, char **argv)
             double tb = bench_now();
             if (tn_failed(tn_surf_create(m, &prof, NULL, &g, &err))) {
                 fprintf(stderr, "arrival: %s\n", err.msg);
+                unlinkat(out_fd, UNFINISHED, 0);     /* (it ended, and said why) */
                 unlinkat(top_fd, run, AT_REMOVEDIR); /* (when empty) */
                 return 1;
             }
@@ -531,6 +676,7 @@ int bench_arrival(int argc, char **argv)
     tn_bot_destroy(bot);
     tn_path_destroy(pf);
     tn_map_destroy(m);
+    unlinkat(out_fd, UNFINISHED, 0); /* finished */
     close(out_fd);
     unlinkat(top_fd, run, AT_REMOVEDIR); /* empty (no failure): not kept */
     close(top_fd);

@@ -280,6 +280,80 @@ for r in 1 2; do
             bad "arrival run $r: $f.script is not its failure ($from)->($to): $(sed -n 2p "$f.script")"
     done <"$T/fails$r"
 done
+# a run killed before it ends (Ctrl-C, a timeout, kill -9) leaves its
+# folder marked unfinished (.incomplete); they piled up in --out.  The next
+# run removes those whose process is gone, and says so; it keeps a live
+# run's folder (locked, its process running), a finished run's (no mark:
+# its failures are the user's to read) and one holding a file not a run's.
+mkdir "$T/left"
+dead=$(sh -c 'echo $$') # a process number no longer running
+if kill -0 "$dead" 2>/dev/null; then dead=0; fi # (taken again already: 0, never one)
+for i in 0 1 2 3 4; do
+    d="$T/left/run-20260101-00000$i-$dead"
+    mkdir "$d"
+    echo map >"$d/fail_0_0.map"
+    echo script >"$d/fail_0_0.script"
+done
+: >"$T/left/run-20260101-000000-$dead/.incomplete" # killed: removed
+# (000001: finished, kept)
+: >"$T/left/run-20260101-000002-$dead/.incomplete" # the user's notes in it: kept
+echo mine >"$T/left/run-20260101-000002-$dead/notes.txt"
+: >"$T/left/run-20260101-000003-$dead/.incomplete" # locked by a live process: kept
+sleep 60 &
+alive=$!
+mkdir "$T/left/run-20260101-000005-$alive" # its process runs: kept
+: >"$T/left/run-20260101-000005-$alive/.incomplete"
+if command -v flock >/dev/null 2>&1; then
+    flock "$T/left/run-20260101-000003-$dead" sh -c "echo \$\$ >'$T/lockpid'; exec sleep 60" &
+    n=0
+    while [ ! -s "$T/lockpid" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+else
+    rm "$T/left/run-20260101-000003-$dead/.incomplete" # (no flock(1): a finished one)
+fi
+"$B" arrival --levels 1 --goals 1 --out "$T/left" >"$T/out" 2>"$T/err"
+grep -q "^removed $T/left/run-20260101-000000-$dead: the folder of a run that did not finish (process $dead is gone), 2 files in it\$" "$T/out" ||
+    bad "arrival did not say it removed the killed run's folder: $(cat "$T/out")"
+grep -q "^arrival: $T/left/run-20260101-000002-$dead: a run that did not finish (process $dead is gone), kept: it holds notes.txt, which is not the run's\$" "$T/err" ||
+    bad "arrival did not say why it kept the folder with notes: $(cat "$T/err")"
+[ ! -e "$T/left/run-20260101-000000-$dead" ] || bad "arrival left a killed run's folder"
+for i in 1 2 3 4; do
+    [ -f "$T/left/run-20260101-00000$i-$dead/fail_0_0.map" ] ||
+        bad "arrival removed run-20260101-00000$i-$dead: $(ls -A "$T/left")"
+done
+[ -f "$T/left/run-20260101-000005-$alive/.incomplete" ] || bad "arrival removed a live process's folder"
+[ "$(cat "$T/left/run-20260101-000002-$dead/notes.txt")" = mine ] || bad "the user's notes are gone"
+[ -s "$T/lockpid" ] && kill "$(cat "$T/lockpid")"
+kill "$alive"
+wait 2>/dev/null
+# the real thing: a run still going keeps its folder, killed it is removed
+mkdir "$T/live"
+timeout -s KILL 300 "$B" arrival --levels 100000 --goals 10 --push 60 --planner graph \
+    --out "$T/live" >"$T/live.out" 2>&1 &
+n=0
+while ! ls "$T/live"/run-*/fail_*.script >/dev/null 2>&1 && [ $n -lt 600 ]; do
+    sleep 0.1
+    n=$((n + 1))
+done
+run=$(ls -d "$T/live"/run-* 2>/dev/null | head -1)
+if [ -z "$run" ]; then
+    bad "the long arrival run wrote no failure in 60 s: $(cat "$T/live.out")"
+else
+    "$B" arrival --levels 1 --goals 1 --out "$T/live" >"$T/out" 2>&1
+    [ -f "$run/.incomplete" ] && ls "$run"/fail_*.map >/dev/null 2>&1 ||
+        bad "a live run's folder $run lost its mark or failures to a second run: $(cat "$T/out")"
+    grep -q '^removed' "$T/out" && bad "a second run removed something: $(cat "$T/out")"
+    kill -KILL "${run##*-}" # its process (the PID in its name)
+    wait
+    [ -f "$run/.incomplete" ] || bad "a killed run's folder is not marked unfinished"
+    "$B" arrival --levels 1 --goals 1 --out "$T/live" >"$T/out" 2>&1
+    grep -q "^removed $run: the folder of a run that did not finish (process ${run##*-} is gone), [1-9][0-9]* files in it\$" "$T/out" &&
+        [ ! -e "$run" ] || bad "the killed run's folder $run was not removed: $(cat "$T/out")"
+fi
+# a run that ends leaves no mark (its folder is a finished run's)
+for r in 1 2; do
+    d=$(sed -n '1s/.*failures in //p' "$T/two$r")
+    [ ! -e "$d/.incomplete" ] || bad "a finished run's folder $d is marked unfinished"
+done
 # a file name's control bytes are shown as \xNN, as the game shows them,
 # never sent raw to the terminal (an ESC in a name recoloured it)
 esc=$(printf 'x\033[31my.map')
