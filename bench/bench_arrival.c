@@ -422,8 +422,8 @@ static void remove_unfinished(int dir, const char *out, const char *own)
             if (unlinkat(fd, UNFINISHED, 0) == 0 && unlinkat(dir, name, AT_REMOVEDIR) == 0)
                 tn_print_shown(stdout,
                                "removed %.*s/%s: the folder of a run that did not finish "
-                               "(process %ld is gone), %d files in it\n",
-                               (int)n, out, name, pid, files);
+                               "(process %ld is gone), %d file%s in it\n",
+                               (int)n, out, name, pid, files, files == 1 ? "" : "s");
         }
         closedir(rd);
         close(fd); /* (its lock) */

@@ -346,7 +346,7 @@ else
     wait
     [ -f "$run/.incomplete" ] || bad "a killed run's folder is not marked unfinished"
     "$B" arrival --levels 1 --goals 1 --out "$T/live" >"$T/out" 2>&1
-    grep -q "^removed $run: the folder of a run that did not finish (process ${run##*-} is gone), [1-9][0-9]* files in it\$" "$T/out" &&
+    grep -q "^removed $run: the folder of a run that did not finish (process ${run##*-} is gone), [1-9][0-9]* files\? in it\$" "$T/out" &&
         [ ! -e "$run" ] || bad "the killed run's folder $run was not removed: $(cat "$T/out")"
 fi
 # a run that ends leaves no mark (its folder is a finished run's)
