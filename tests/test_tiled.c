@@ -2001,6 +2001,52 @@ static void test_json_tile_arrays_strict(void **state)
 }
 
 /* expect_error for a text of len bytes (NUL bytes in it), as `name`. */
+/* A CR-only (old Mac) or CRLF file's messages name the lines the LF
+ * file's do: libxml2 counts lines at LFs only and the JSON messages did
+ * too, so every problem in a CR-only file was on line 1. */
+static void test_cr_only_lines(void **state)
+{
+    (void)state;
+    const struct {
+        const char *text, *at;
+        int fmt;
+    } cases[] = {
+        {TMX_HEAD "\n<layer name=\"t\" width=\"2\" height=\"2\">\n<data encoding=\"base64\" "
+                  "compression=\"zstd\">KLUv</data></layer>\n</map>\n",
+         ":3: layer 't': zstd", TN_TILED_TMX},
+        {TMX_HEAD "\n<layer name=\"t\" width=\"2\" height=\"2\">\n<data encoding=\"csv\">\n1,2,\n"
+                  "x,4\n</data></layer>\n</map>\n",
+         ":5: layer 't': CSV: 'x'", TN_TILED_TMX},
+        {TMX_HEAD "\n<layer name=\"t\"\nwidth=\"2\" height=\"2\">\n<data <\n</data></layer>\n"
+                  "</map>\n",
+         ":4: XML error: ", TN_TILED_TMX},
+        {"{ \"width\":2,\n  \"height\":2,\n  \"layers\":[ ,\n]\n}\n", ":3:14: not valid JSON",
+         TN_TILED_TMJ},
+        {"{ \"width\":2,\n\n  \"name\":\"a\tb\" }\n", ":3:12: not valid JSON (a raw control",
+         TN_TILED_TMJ},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char lf_err[512], err[512];
+        tn_map *m = NULL;
+        size_t n = strlen(cases[i].text);
+        assert_int_equal(tn_tiled_load_buffer(cases[i].text, n, "tests/data/tiled/bad.tmx",
+                                              cases[i].fmt, &m, lf_err, sizeof lf_err),
+                         -1);
+        if (!strstr(lf_err, cases[i].at)) fail_msg("case %zu (LF): %s", i, lf_err);
+        for (int k = 0; k < 2; k++) {
+            size_t nc = n;
+            char *c = rebreak(cases[i].text, &nc, k ? "\r\n" : "\r", k ? "\r\n" : "\r");
+            assert_int_equal(tn_tiled_load_buffer(c, nc, "tests/data/tiled/bad.tmx", cases[i].fmt,
+                                                  &m, err, sizeof err),
+                             -1);
+            if (strcmp(err, lf_err) != 0)
+                fail_msg("case %zu (%s)\n  got:  %s\n  want: %s", i, k ? "CRLF" : "CR", err,
+                         lf_err);
+            free(c);
+        }
+    }
+}
+
 static void expect_error_n(const char *text, size_t len, const char *name, int fmt,
                            const char *want)
 {
@@ -2759,6 +2805,7 @@ int main(void)
         cmocka_unit_test(test_save_keeps_bom),
         cmocka_unit_test(test_save_keeps_line_breaks),
         cmocka_unit_test(test_save_infinite_keeps_chunks),
+        cmocka_unit_test(test_cr_only_lines),
         cmocka_unit_test(test_save_start_outside),
         cmocka_unit_test(test_save_keeps_numbers),
         cmocka_unit_test(test_file_limit),

@@ -667,6 +667,29 @@ static int xml_error(doc *d, xmlParserCtxtPtr ctx, const char *what)
 
 static int no_nul(doc *d, const char *buf, size_t len, const char *what, bool xml);
 
+/* buf with each lone CR as a LF (malloc'd), when it is an ASCII-compatible
+ * document (UTF-8, a BOM or '<' or a blank first) holding one; else NULL.
+ * XML reads a lone CR as a LF anyway (its line-end handling), but libxml2
+ * counts lines at LFs only: every message about a CR-only (old Mac) file
+ * said line 1.  Same length, so byte offsets stay. */
+static char *lone_cr_as_lf(const char *buf, size_t len)
+{
+    const unsigned char *u = (const unsigned char *)buf;
+    size_t lead = len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    if (lead >= len || !(u[lead] == '<' || is_space(buf[lead]))) return NULL;
+    const char *cr = memchr(buf, '\r', len);
+    while (cr && (size_t)(cr - buf) + 1 < len && cr[1] == '\n')
+        cr = memchr(cr + 2, '\r', len - (size_t)(cr + 2 - buf));
+    if (!cr) return NULL;
+    char *out = malloc(len + 1);
+    if (!out) return NULL;
+    memcpy(out, buf, len);
+    out[len] = '\0';
+    for (size_t i = (size_t)(cr - buf); i < len; i++)
+        if (out[i] == '\r' && (i + 1 == len || out[i + 1] != '\n')) out[i] = '\n';
+    return out;
+}
+
 static xmlDocPtr xml_parse(doc *d, const char *buf, size_t len, const char *what)
 {
     if (len > INT_MAX) {
@@ -674,8 +697,11 @@ static xmlDocPtr xml_parse(doc *d, const char *buf, size_t len, const char *what
         return NULL;
     }
     if (no_nul(d, buf, len, what, true)) return NULL;
+    char *lf = lone_cr_as_lf(buf, len);
+    if (lf) buf = lf;
     xmlParserCtxtPtr ctx = xmlNewParserCtxt();
     if (!ctx) {
+        free(lf);
         fail(d, "out of memory");
         return NULL;
     }
@@ -707,6 +733,7 @@ static xmlDocPtr xml_parse(doc *d, const char *buf, size_t len, const char *what
 #endif
     if (!x) xml_error(d, ctx, what);
     xmlFreeParserCtxt(ctx);
+    free(lf);
     return x;
 }
 
@@ -750,13 +777,15 @@ static int jnum(doc *d, const cJSON *o, const char *k, const char *what, double 
     return 0;
 }
 
-/* The line and column (1-based, in bytes) of buf[pos]. */
-static void line_col(const char *buf, size_t pos, int *line, int *col)
+/* The line and column (1-based, in bytes) of buf[pos] (buf: len bytes); a
+ * line ends at a LF, or at a CR not before one (an old Mac file's: every
+ * message about one said line 1). */
+static void line_col(const char *buf, size_t len, size_t pos, int *line, int *col)
 {
     *line = 1;
     *col = 1;
     for (size_t i = 0; i < pos; i++) {
-        if (buf[i] == '\n') {
+        if (buf[i] == '\n' || (buf[i] == '\r' && (i + 1 >= len || buf[i + 1] != '\n'))) {
             (*line)++;
             *col = 1;
         } else {
@@ -767,10 +796,11 @@ static void line_col(const char *buf, size_t pos, int *line, int *col)
 
 /* "FILE:LINE:COL: problem" (a tileset's or template's: "... what: LINE:COL:
  * problem", at the map's element or path). */
-static int text_error(doc *d, const char *buf, size_t pos, const char *what, const char *problem)
+static int text_error(doc *d, const char *buf, size_t len, size_t pos, const char *what,
+                      const char *problem)
 {
     int line, col;
-    line_col(buf, pos, &line, &col);
+    line_col(buf, len, pos, &line, &col);
     if (what) return fail(d, "%s:%d:%d: %s", what, line, col, problem);
     snprintf(d->err, d->cap, "%s:%d:%d: %s", d->name, line, col, problem);
     return -1;
@@ -791,13 +821,13 @@ static int no_nul(doc *d, const char *buf, size_t len, const char *what, bool xm
         return 0;
     const char *z = memchr(buf, '\0', len);
     if (!z) return 0;
-    return text_error(d, buf, (size_t)(z - buf), what, "binary data (a NUL byte)");
+    return text_error(d, buf, len, (size_t)(z - buf), what, "binary data (a NUL byte)");
 }
 
 static int json_error(doc *d, const char *buf, size_t len, const char *end, const char *what)
 {
     size_t pos = end && end >= buf && end <= buf + len ? (size_t)(end - buf) : 0;
-    return text_error(d, buf, pos, what, "not valid JSON");
+    return text_error(d, buf, len, pos, what, "not valid JSON");
 }
 
 /* A number's source text, kept for a save (json_keep_numbers). */
@@ -827,7 +857,7 @@ static int json_lex(doc *d, const char *buf, size_t len, const char *what, bool 
                              "not valid JSON (a raw control character, byte 0x%02x, in a string; "
                              "JSON writes it as an escape such as \\t or \\n)",
                              (unsigned)(unsigned char)buf[i]);
-                    return text_error(d, buf, i, what, why);
+                    return text_error(d, buf, len, i, what, why);
                 }
                 if (buf[i] == '\\') i++;
             }
@@ -1041,7 +1071,7 @@ static cJSON *json_parse(doc *d, const char *buf, size_t len, const char *what, 
                  : sp == lead ? "holds only a UTF-8 byte-order mark"
                               : "holds only white space",
                  what ? "Tiled JSON file" : "Tiled JSON map");
-        text_error(d, buf, len, what, problem);
+        text_error(d, buf, len, len, what, problem);
         return NULL;
     }
     const char *end = NULL;
@@ -1053,7 +1083,7 @@ static cJSON *json_parse(doc *d, const char *buf, size_t len, const char *what, 
     /* Only white space may follow the document. */
     while (end && end < buf + len && is_space(*end)) end++;
     if (end && end < buf + len) {
-        text_error(d, buf, (size_t)(end - buf), what,
+        text_error(d, buf, len, (size_t)(end - buf), what,
                    "not valid JSON (more text after the end of the document)");
         cJSON_Delete(j);
         return NULL;

@@ -106,6 +106,9 @@
  * document and a raw control character in a string); a NUL byte is
  * "FILE:LINE:COL: binary data (a NUL byte)" (not in UTF-16/32 XML); a key
  * twice in one JSON object is "FILE: PATH: the key ... is given twice".
+ * Lines end at LF, CRLF or a lone CR (an old Mac file: libxml2 counts LFs
+ * only, so such a .tmx is parsed with its lone CRs as LFs, as XML reads
+ * them anyway).
  * Limits, all checked before anything is
  * decoded or inflated: map files up to TN_TILED_FILE_MAX bytes (a larger
  * one is refused naming the limit, suggesting base64+zlib; a save that
