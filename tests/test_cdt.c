@@ -1823,7 +1823,10 @@ static void test_bad_params(void **state)
     double dxy[8] = {0, 0, 1, 0, 0, NAN, 1, 1};
     st = tn_cdt_build_d(c, dxy, 4, seg, 1, 0, &err);
     assert_true(tn_failed(st));
-    assert_non_null(strstr(err.msg, "point 2"));
+    assert_string_equal(err.msg, "cdt: point 2 has y not a number (NaN)");
+    dxy[5] = -NAN; /* said "y = -nan" */
+    assert_true(tn_failed(tn_cdt_build_d(c, dxy, 4, seg, 1, 0, &err)));
+    assert_string_equal(err.msg, "cdt: point 2 has y not a number (NaN)");
     tn_cdt_destroy(c);
 }
 

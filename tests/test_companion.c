@@ -557,7 +557,11 @@ static void test_params_ranges(void **state)
         {F(half), -5.0f, "companion: half -5 px is outside (0, 128]"},
         {F(half), 1e6f, "companion: half 1e+06 px is outside (0, 128]"},
         {F(half), TN_COMPANION_HALF_MAX, NULL},
-        {F(path_radius), NAN, "companion: path_radius nan px is outside [0, 128]"},
+        {F(path_radius), NAN,
+         "companion: path_radius is not a number (NaN); the range is [0, 128] px"},
+        /* -NaN said "-nan" (0.0f / 0.0f is -nan on x86) */
+        {F(half), -NAN, "companion: half is not a number (NaN); the range is (0, 128] px"},
+        {F(w_align), -NAN, "companion: w_align is not a number (NaN); the range is [0, 100]"},
         {F(max_speed), 0.0f, "companion: max_speed 0 px/s is outside (0, 16000]"},
         {F(max_speed), 1e30f, "companion: max_speed 1e+30 px/s is outside (0, 16000]"},
         {F(max_speed), TN_COMPANION_SPEED_MAX, NULL},

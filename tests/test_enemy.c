@@ -334,6 +334,11 @@ static void test_spawner_accumulator_and_pool(void **state)
     bad = p->cfg;
     bad.spawn_rate = NAN;
     assert_true(tn_failed(tn_enemies_configure(p, &bad, &e)));
+    assert_string_equal(e.msg, "enemy: spawn_rate is not a number (NaN)");
+    bad = p->cfg;
+    bad.offset_max = -NAN; /* said "lane offset range -0.4..-nan" */
+    assert_true(tn_failed(tn_enemies_configure(p, &bad, &e)));
+    assert_string_equal(e.msg, "enemy: offset_max is not a number (NaN)");
     /* the capacity is fixed at creation: another one is refused, 0 keeps it */
     bad = p->cfg;
     bad.capacity = p->cfg.capacity + 1;

@@ -882,6 +882,9 @@ static void test_create_errors(void **state)
     c.tile_size = -1;
     assert_true(tn_failed(tn_navmesh_create(5, 5, &c, NULL, &bad, &err)));
     assert_null(bad);
+    c.tile_size = -NAN; /* said "tile_size -nan" */
+    assert_true(tn_failed(tn_navmesh_create(5, 5, &c, NULL, &bad, &err)));
+    assert_string_equal(err.msg, "navmesh: tile_size is not a number (NaN)");
     assert_true(tn_failed(tn_navmesh_create(5, 5, NULL, NULL, NULL, &err)));
     tn_navquery *badq = NULL;
     assert_true(tn_failed(tn_navquery_create(NULL, NULL, &badq, &err)));
@@ -2141,13 +2144,17 @@ static void test_find_path_bad_argument_messages(void **state)
          "navmesh: a path's output buffer of 1 points is too small (at least 2: the start and the "
          "goal)"},
         {NAN, 24, 150, 100, 0, 16, false, false, false,
-         "navmesh: the start (nan, 24) of a path is not a finite point"},
+         "navmesh: the start of a path has x not a number (NaN)"},
+        {24, 24, 150, -NAN, 0, 16, false, false, false,
+         "navmesh: the goal of a path has y not a number (NaN)"},
         {24, 24, 150, INFINITY, 0, 16, false, false, false,
          "navmesh: the goal (150, inf) of a path is not a finite point"},
         {24, 24, 150, 100, -1, 16, false, false, false,
          "navmesh: a path's radius -1 is not a finite number >= 0"},
         {24, 24, 150, 100, NAN, 16, false, false, false,
-         "navmesh: a path's radius nan is not a finite number >= 0"},
+         "navmesh: a path's radius is not a number (NaN)"},
+        {24, 24, 150, 100, -NAN, 16, false, false, false,
+         "navmesh: a path's radius is not a number (NaN)"},
         {24, 24, 150, 100, 65, 16, false, false, false,
          "navmesh: radius 65 is too large for the 12x8 map: a disc of that radius (130 across) "
          "fits nowhere in it (192 x 128)"},

@@ -804,7 +804,8 @@ static void test_validate(void **state)
         p.tile_px = bad[i];
         tn_status st = tn_phys_validate(&p, &e);
         assert_true(tn_failed(st) && tn_status_detail(st, TN_INVALID_PARAM));
-        assert_non_null(strstr(e.msg, "pixels per tile"));
+        assert_non_null(
+            strstr(e.msg, isnan(bad[i]) ? "tile_px is not a number" : "pixels per tile"));
     }
     p.tile_px = 3;
     tn_phys_validate(&p, &e);
@@ -933,12 +934,12 @@ static void test_validate_names_field(void **state)
         int field;
         float v;
         const char *msg;
-    } bad[] = {{0, NAN, "gravity nan px/s^2 must be positive"},
-               {1, NAN, "max_fall nan px/s must be positive"},
-               {2, NAN, "walk_speed nan px/s must be positive"},
+    } bad[] = {{0, NAN, "phys: gravity is not a number (NaN)"},
+               {1, NAN, "phys: max_fall is not a number (NaN)"},
+               {2, -NAN, "phys: walk_speed is not a number (NaN)"},
                {1, -3.0f, "max_fall -3 px/s must be positive"},
                {3, -1.0f, "jump_cut_speed -1 px/s must be >= 0"},
-               {3, NAN, "jump_cut_speed nan px/s is not at most"}};
+               {3, -NAN, "phys: jump_cut_speed is not a number (NaN)"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         tn_phys_params p = tn_phys_default(4);
         float *f[] = {&p.gravity, &p.max_fall, &p.walk_speed, &p.jump_cut_speed};
@@ -947,6 +948,20 @@ static void test_validate_names_field(void **state)
         if (!strstr(e.msg, bad[i].msg)) fail_msg("%zu: '%s' lacks '%s'", i, e.msg, bad[i].msg);
     }
     tn_phys_params p = tn_phys_default(4);
+    /* a NaN is named as one, never printed "nan" or "-nan" (0.0f / 0.0f is
+     * -nan on x86) */
+    p.dt = -NAN;
+    assert_int_equal(tn_phys_validate(&p, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_string_equal(e.msg, "phys: dt is not a number (NaN)");
+    p = tn_phys_default(4);
+    p.jump_height = -NAN;
+    assert_int_equal(tn_phys_validate(&p, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_string_equal(e.msg, "phys: jump_height is not a number (NaN)");
+    p = tn_phys_default(4);
+    p.tile_px = NAN;
+    assert_int_equal(tn_phys_validate(&p, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_string_equal(e.msg, "phys: tile_px is not a number (NaN)");
+    p = tn_phys_default(4);
     p.coyote_frames = 61;
     assert_int_equal(tn_phys_validate(&p, &e), TN_FAILURE | TN_INVALID_PARAM);
     assert_non_null(strstr(e.msg, "coyote_frames 61 is outside 0..60"));

@@ -617,14 +617,16 @@ static void test_params_ranges(void **state)
         {F(speed), TN_WANDER_SPEED_MAX, NULL},
         {F(turn_fast), 1e9f, "wander: turn_fast 1e+09 rad/s is outside (0, 1000]"},
         {F(step_min), 1e-30f, "wander: step_min 1e-30 px is outside [1, 65536]"},
-        {F(step_min), NAN, "wander: step_min nan px is outside [1, 65536]"},
+        {F(step_min), NAN, "wander: step_min is not a number (NaN); the range is [1, 65536] px"},
+        /* -NaN said "-nan" (0.0f / 0.0f is -nan on x86) */
+        {F(speed), -NAN, "wander: speed is not a number (NaN); the range is (0, 16000] px/s"},
         {F(near_dist), 1e20f, "wander: near_dist 1e+20 px is outside [1, 65536]"},
         {F(cone_ref), 0.0f, "wander: cone_ref 0 px is outside (0, 65536]"},
         {F(cone_far), 4.0f, "wander: cone_far 4 rad is outside (0, 3.14159]"},
         {F(arrive_radius), 1e9f, "wander: arrive_radius 1e+09 px is outside [0, 65536]"},
         {F(arrive_radius), TN_WANDER_LENGTH_MAX, NULL},
         {F(arrive_speed), 0.0f, "wander: arrive_speed 0 is outside (0, 1]"},
-        {F(smoothness), NAN, "wander: smoothness nan is outside [0, 1]"},
+        {F(smoothness), NAN, "wander: smoothness is not a number (NaN); the range is [0, 1]"},
 #undef F
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {

@@ -1401,6 +1401,10 @@ tn_status tn_cdt_build_d(tn_cdt *c, const double *xy, int npoints, const int32_t
     if (tn_failed(st)) return st;
     for (int i = 0; i < 2 * npoints; i++) {
         double v = xy[i], m = fabs(v);
+        if (isnan(v)) /* "%g" prints it "nan" or "-nan" */
+            return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                                "cdt: point %d has %c not a number (NaN)", i / 2,
+                                i % 2 ? 'y' : 'x');
         if (!isfinite(v) || m > TN_CDT_MAX_COORD_D || (m != 0.0 && m < TN_CDT_MIN_COORD_D))
             return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                                 "cdt: point %d has %c = %g: coordinates must be 0 or "

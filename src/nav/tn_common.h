@@ -23,6 +23,9 @@
  * TN_UNREACHABLE with the way to the closest place; tn_flow_distance, whose
  * answer is a number with no partial form, TN_FAILURE | TN_UNREACHABLE.
  * Nothing in the library prints, exits or aborts.
+ * A NaN argument or parameter is refused with a message naming it as one
+ * ("phys: gravity is not a number (NaN)"), never printing its value (which
+ * "%g" gives as "nan" or "-nan").
  *
  * Message prefixes: every message starts by saying who speaks, so that a
  * log of err->msg tells which module or which input it is about.

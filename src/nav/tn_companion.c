@@ -75,7 +75,12 @@ tn_status tn_companion_validate(const tn_companion_params *p, tn_error *err)
     };
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
         float v = f[i].v;
-        bool ok = (f[i].open ? v > f[i].lo : v >= f[i].lo) && v <= f[i].hi; /* NaN fails */
+        if (isnan(v)) /* "%g" prints it "nan" or "-nan" */
+            return tn_error_set(err, bad, 0, 0,
+                                "companion: %s is not a number (NaN); the range is %s%g, %g]%s%s",
+                                f[i].name, f[i].open ? "(" : "[", (double)f[i].lo, (double)f[i].hi,
+                                f[i].unit[0] ? " " : "", f[i].unit);
+        bool ok = (f[i].open ? v > f[i].lo : v >= f[i].lo) && v <= f[i].hi;
         if (!ok)
             return tn_error_set(err, bad, 0, 0, "companion: %s %g%s%s is outside %s%g, %g]",
                                 f[i].name, (double)v, f[i].unit[0] ? " " : "", f[i].unit,

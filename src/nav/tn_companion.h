@@ -185,7 +185,8 @@ tn_companion_params tn_companion_default_params(void);
 /* TN_OK (err cleared) when every field is in its range, else INVALID_PARAM
  * with a message naming the first bad field, its value and its range
  * ("companion: max_speed 0 px/s is outside (0, 16000]"; NaN and infinities
- * are outside every range):
+ * are outside every range, a NaN named so: "companion: half is not a
+ * number (NaN); the range is (0, 128] px"):
  *   half                                (0, TN_COMPANION_HALF_MAX] px
  *   path_radius                         [0, TN_COMPANION_HALF_MAX] px
  *   max_speed                           (0, TN_COMPANION_SPEED_MAX] px/s

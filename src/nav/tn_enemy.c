@@ -38,6 +38,18 @@ tn_status tn_enemies_validate(const tn_enemies_config *c, tn_error *err)
     if (c->capacity < 1 || c->capacity > (1 << 20))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "enemy: capacity %d is outside 1..%d", c->capacity, 1 << 20);
+    /* a NaN first, by name: "%g" prints it "nan" or "-nan" */
+    const struct {
+        const char *name;
+        float v;
+    } num[8] = {{"spawn_rate", c->spawn_rate}, {"scale_min", c->scale_min},
+                {"scale_max", c->scale_max},   {"speed_min", c->speed_min},
+                {"speed_max", c->speed_max},   {"offset_min", c->offset_min},
+                {"offset_max", c->offset_max}, {"spacing", c->spacing}};
+    for (int i = 0; i < 8; i++)
+        if (isnan(num[i].v))
+            return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                                "enemy: %s is not a number (NaN)", num[i].name);
     if (!(c->spawn_rate >= 0.0f && c->spawn_rate <= 1000.0f))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "enemy: spawn rate %g is outside 0..1000 per second",

@@ -99,6 +99,11 @@ static tn_navmesh *navmesh_new(int map_w, int map_h, const tn_navmesh_config *cf
                      "navmesh: size %dx%d is outside 1..%d", map_w, map_h, TN_MAP_MAX_SIZE);
         return NULL;
     }
+    if (isnan(c.tile_size)) { /* "%g" prints it "nan" or "-nan" */
+        tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                     "navmesh: tile_size is not a number (NaN)");
+        return NULL;
+    }
     if (!(c.tile_size > 0.0f) || !isfinite(c.tile_size)) {
         tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                      "navmesh: tile_size %g must be a positive number", (double)c.tile_size);

@@ -2161,11 +2161,19 @@ tn_status tn_navquery_find_path(tn_navquery *q, float fsx, float fsy, float fgx,
                             cap);
     if (!isfinite(fsx) || !isfinite(fsy) || !isfinite(fgx) || !isfinite(fgy)) {
         const bool bs = !isfinite(fsx) || !isfinite(fsy);
+        const float px = bs ? fsx : fgx, py = bs ? fsy : fgy;
+        if (isnan(px) || isnan(py)) /* "%g" prints it "nan" or "-nan" */
+            return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                                "navmesh: the %s of a path has %s not a number (NaN)",
+                                bs ? "start" : "goal", isnan(px) ? "x" : "y");
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "navmesh: the %s (%g, %g) of a path is not a finite point",
                             bs ? "start" : "goal", (double)(bs ? fsx : fgx),
                             (double)(bs ? fsy : fgy));
     }
+    if (isnan(radius)) /* "%g" prints it "nan" or "-nan" */
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "navmesh: a path's radius is not a number (NaN)");
     if (!(radius >= 0.0f) || !isfinite(radius))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "navmesh: a path's radius %g is not a finite number >= 0",

@@ -52,6 +52,20 @@ tn_status tn_phys_validate(const tn_phys_params *p, tn_error *err)
     tn_error_clear(err); /* a success leaves no stale message */
     const tn_status bad = TN_FAILURE | TN_INVALID_PARAM;
     if (!p) return tn_error_set(err, bad, 0, 0, "phys: no parameters (p is NULL)");
+    /* a NaN first, by name: "%g" prints it "nan" or "-nan" */
+    const struct {
+        const char *name;
+        float v;
+    } num[7] = {{"dt", p->dt},
+                {"gravity", p->gravity},
+                {"max_fall", p->max_fall},
+                {"walk_speed", p->walk_speed},
+                {"jump_height", p->jump_height},
+                {"jump_cut_speed", p->jump_cut_speed},
+                {"tile_px", p->tile_px}};
+    for (int i = 0; i < 7; i++)
+        if (isnan(num[i].v))
+            return tn_error_set(err, bad, 0, 0, "phys: %s is not a number (NaN)", num[i].name);
     if (!(p->dt > 0.0f && p->dt <= 0.1f))
         return tn_error_set(err, bad, 0, 0, "phys: step dt=%g s is outside (0, 0.1]", p->dt);
     const struct {

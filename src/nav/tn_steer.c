@@ -68,6 +68,15 @@ tn_status tn_grid_create(float x0, float y0, float w, float h, float cell, int c
                             "steer: no output pointer for the grid");
     /* One message per argument, naming the bad one (the former single
      * sentence listed every rule and read a size of 0 by 10 as "0x10"). */
+    const struct {
+        const char *name;
+        float v;
+    } num[5] = {
+        {"origin x0", x0}, {"origin y0", y0}, {"width", w}, {"height", h}, {"cell size", cell}};
+    for (int i = 0; i < 5; i++)
+        if (isnan(num[i].v)) /* "%g" prints it "nan" or "-nan" */
+            return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                                "steer: grid %s is not a number (NaN)", num[i].name);
     if (!isfinite(x0) || !isfinite(y0))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "steer: grid origin (%g, %g) is not finite", (double)x0, (double)y0);

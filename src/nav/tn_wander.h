@@ -218,7 +218,8 @@ tn_wander_params tn_wander_default_params(void);
 /* TN_OK (err cleared) when every field is in its range, else INVALID_PARAM
  * with a message naming the first bad field, its value and its range
  * ("wander: speed 0 px/s is outside (0, 16000]"; NaN and infinities are
- * outside every range):
+ * outside every range, a NaN named so: "wander: speed is not a number
+ * (NaN); the range is (0, 16000] px/s"):
  *   half                          (0, TN_WANDER_HALF_MAX] px
  *   speed                         (0, TN_WANDER_SPEED_MAX] px/s
  *   turn_fast, turn_slow          (0, TN_WANDER_TURN_MAX] rad/s
