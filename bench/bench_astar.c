@@ -16,6 +16,13 @@
  * a caller-owned buffer of 1<<16 events, reset before each query), timed
  * right after the untraced run: the line "with a trace" gives both medians
  * and means, their ratio and the events recorded per query.
+ * The physics step (tn_phys.h cites it): after the demo map's table, one
+ * line gives the time of a tn_body_step of a 1x2 body, jump height 4, on
+ * that map: 64 bodies placed on random standing tiles, each fed its own
+ * random input (left, right, jump, down drawn before the timing) for 2,000
+ * steps, timed as one run; the medians of 5 runs, per body-step, of the
+ * wall-clock time and of the thread's CPU time (less skewed by a loaded
+ * machine).
  * Usage: tilenav-bench astar [--queries N] [--reps R] [--seed S] [--limit L]
  */
 #include "bench.h"
@@ -128,6 +135,69 @@ static row measure(tn_path *pf, tu_counting *cnt, const tn_map *m, const int *q,
     return r;
 }
 
+/* The physics step: median of PHYS_RUNS runs of PHYS_BODIES bodies x
+ * PHYS_STEPS steps of random input on m, in ns per body-step. */
+enum { PHYS_BODIES = 64, PHYS_STEPS = 2000, PHYS_RUNS = 5 };
+
+static int bench_phys(const char *name, const tn_map *m, uint64_t seed)
+{
+    tn_phys_params p = tn_phys_default(4.0f);
+    tn_rng r;
+    tn_rng_seed(&r, seed, 11);
+    tn_body *b = bench_alloc(sizeof *b * PHYS_BODIES);
+    tn_input *in = bench_alloc(sizeof *in * PHYS_BODIES * PHYS_STEPS);
+    double run[PHYS_RUNS], cpu[PHYS_RUNS];
+    long airborne = 0, walls = 0;
+    for (int k = 0; k < PHYS_RUNS; k++) {
+        for (int i = 0; i < PHYS_BODIES; i++) {
+            int x, y;
+            if (!pick(m, &r, &x, &y)) {
+                fprintf(stderr, "astar: no standing tiles on %s\n", name);
+                free(b);
+                free(in);
+                return 1;
+            }
+            tn_body_place(&b[i], &p, 1, 2, x, y);
+            tn_body_settle(&b[i], m, &p);
+        }
+        /* an input held for 1..32 steps, as a player's keys are */
+        for (int i = 0; i < PHYS_BODIES; i++) {
+            tn_input cur = {0};
+            for (int s = 0, hold = 0; s < PHYS_STEPS; s++, hold--) {
+                if (hold <= 0) {
+                    uint32_t bits = tn_rng_u32(&r);
+                    int dir = (int)(bits % 3); /* none, left, right */
+                    cur.left = dir == 1;
+                    cur.right = dir == 2;
+                    cur.jump = (bits >> 2) % 4 == 0;
+                    cur.down = (bits >> 4) % 16 == 0;
+                    hold = 1 + (int)((bits >> 8) % 32);
+                }
+                in[(size_t)s * PHYS_BODIES + (size_t)i] = cur;
+            }
+        }
+        double t0 = bench_now(), c0 = bench_cpu_now();
+        for (int s = 0; s < PHYS_STEPS; s++)
+            for (int i = 0; i < PHYS_BODIES; i++) {
+                tn_body_step(&b[i], m, &p, in[(size_t)s * PHYS_BODIES + (size_t)i]);
+                airborne += !b[i].on_ground;
+                walls += b[i].hit_wall;
+            }
+        cpu[k] = (bench_cpu_now() - c0) / ((double)PHYS_BODIES * PHYS_STEPS);
+        run[k] = (bench_now() - t0) / ((double)PHYS_BODIES * PHYS_STEPS);
+    }
+    const double steps = (double)PHYS_RUNS * PHYS_BODIES * PHYS_STEPS;
+    printf("\nphysics step (tn_body_step), 1x2 body, jump height 4, on %s: median %.1f ns per "
+           "body-step wall-clock, %.1f ns CPU (%d runs of %d bodies x %d steps of random held "
+           "input; %.0f%% of steps in the air, %.0f%% against a wall)\n",
+           name, bench_median(run, PHYS_RUNS) * 1e9, bench_median(cpu, PHYS_RUNS) * 1e9, PHYS_RUNS,
+           PHYS_BODIES, PHYS_STEPS, 100.0 * (double)airborne / steps,
+           100.0 * (double)walls / steps);
+    free(b);
+    free(in);
+    return 0;
+}
+
 /* traced: also time the optimal queries with a trace (the demo map). */
 static int bench_map(const char *name, tn_map *m, int nq, int reps, uint64_t seed, int limit,
                      bool traced)
@@ -220,10 +290,12 @@ int bench_astar(int argc, char **argv)
     tn_map *demo = load("maps/demo.map");
     if (demo) {
         rc |= bench_map("maps/demo.map", demo, nq, reps, seed, 0, true);
+        rc |= bench_phys("maps/demo.map", demo, seed);
     } else {
         demo = generated(80, 45, seed);
         rc |= bench_map("generated 80x45 level (maps/demo.map is missing)", demo, nq, reps, seed, 0,
                         true);
+        rc |= bench_phys("the generated 80x45 level", demo, seed);
     }
     tn_map_destroy(demo);
     tn_map *big = generated(512, 512, seed);

@@ -210,7 +210,7 @@ static const struct {
      "details: genmap --help)"},
     {"astar", bench_astar,
      "astar [--queries N] [--reps R] [--seed S] [--limit L]: platformer A* query times (demo "
-     "map, with and without a search trace; 512x512 level)"},
+     "map, with and without a search trace; the physics step there; 512x512 level)"},
     {"arrival", bench_arrival,
      "arrival [--levels N] [--goals K] [--seed S] [--out DIR] [--size WxH] [--quiet] "
      "[--planner classic|graph] [--push PX [--push-air]]: bot arrival rate on random levels "

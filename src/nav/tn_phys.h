@@ -72,7 +72,10 @@
  *
  * Memory: none beyond the caller's tn_body (36 bytes on x86-64).
  * Thread safety: pure functions of their arguments; bodies are the caller's.
- * Cost: O(w*h tiles touched) per step, ~50 ns for a 1x2 body.  No allocation.
+ * Cost: O(w*h tiles touched) per step; no allocation.  The time of a 1x2
+ * body's step on the demo map is measured by `tilenav-bench astar` (its
+ * "physics step" line, random held input); docs/bench.md has the current
+ * run.
  */
 #ifndef TN_PHYS_H
 #define TN_PHYS_H
