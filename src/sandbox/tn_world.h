@@ -25,7 +25,8 @@
  * Commands never abort: a refused edit or a bad parameter returns a failed
  * tn_status, fills the tn_error and also becomes the world's HUD message.
  *
- * Step cost: the character's physics (~50 ns) plus each part's step.
+ * Step cost: the character's physics (tn_phys.h: `tilenav-bench astar`,
+ * docs/bench.md) plus each part's step.
  * The world allocates only in tn_world_create and in edits that rebuild a
  * part (never in tn_world_step).
  */
