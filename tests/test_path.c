@@ -18,6 +18,8 @@
 #include "tn_levelgen.h"
 #include "tn_path.h"
 #include "tn_rng.h"
+#include "tn_surf.h"
+#include "surf_oracle.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -1145,6 +1147,93 @@ static void test_jump_model_slow_rise(void **state)
     }
 }
 
+/* tn_path.h, REACHABILITY AND JUMP HEIGHT: the model's reach is not
+ * monotonic in M.  Two 16x12 levels (tn_levelgen_platformer) where a 1x2
+ * body's goal is found at a height and not at the next one up, while the
+ * physics (the brute-force oracle, surf_oracle.h) and the graph planner
+ * reach it at every height: the model knows only the full jump.
+ * A: a hop's apex under a ceiling: with M = 1 the tile beside the apex is
+ *    entered at the apex; with M = 2 it is on the way up, and a rising
+ *    character does not enter a tile with a ceiling sideways.
+ * B: the sideways budget low in the rise: M = 4 allows a sideways move at
+ *    level 1, M = 5 (a faster rise) none (side_up[1]). */
+static void test_reach_not_monotonic_in_jump(void **state)
+{
+    (void)state;
+    (void)or_fastest; /* (surf_oracle.h's other entry, unused here) */
+    static const struct {
+        const char *tiles;
+        int sx, sy, gx, gy;
+        const char *found; /* classic planner, M = 1..8 */
+    } lv[2] = {{"....#...........\n"
+                "....#...........\n"
+                "....#...........\n"
+                "....#===........\n"
+                "====#...#####...\n"
+                "====#===...##...\n"
+                "========...##...\n"
+                "...........##...\n"
+                "...........##...\n"
+                "####.######..###\n"
+                "####.######..###\n"
+                "####.######..###\n",
+                5, 2, 0, 8, "10111111"},
+               {"................\n"
+                "............##..\n"
+                "........######..\n"
+                "....##.####.##..\n"
+                "....##.#######..\n"
+                "....##......##..\n"
+                ".===##===...##..\n"
+                "....##......##..\n"
+                "....##.......###\n"
+                "######.##....###\n"
+                "######.##....###\n"
+                "######.##....###\n",
+                7, 8, 8, 1, "00110111"}};
+    for (int k = 0; k < 2; k++) {
+        char text[512];
+        snprintf(text, sizeof text, "tilenav-map 1\nsize 16 12\ntiles\n%s", lv[k].tiles);
+        tn_map *m = tu_map_text(text);
+        tn_path *pf = NULL;
+        assert_true(tn_succeeded(tn_path_create(16, 12, NULL, INT_MAX, NULL, &pf, NULL)));
+        for (int j = 1; j <= 8; j++) {
+            tn_phys_params p = tn_phys_default((float)j);
+            tn_jump_model jm;
+            assert_true(tn_succeeded(tn_jump_model_init(&jm, &p, NULL)));
+            tn_path_query q = tn_path_query_make(lv[k].sx, lv[k].sy, lv[k].gx, lv[k].gy, 1, 2, &jm);
+            tn_status s = tn_path_find(pf, m, &q, NULL, 0, NULL, NULL, NULL);
+            bool found = tn_succeeded(s) && !tn_status_detail(s, TN_PARTIAL_RESULT);
+            if (found != (lv[k].found[j - 1] == '1'))
+                fail_msg("level %c, jump %d: classic planner %s", 'A' + k, j,
+                         found ? "found" : "missed");
+            if (found || j == 1 || lv[k].found[j - 2] == '0') continue;
+            /* a miss after a find: the physics does reach it, and so does
+             * the graph planner */
+            or_result R;
+            or_run(m, 1, 2, &p, &R);
+            int a = -1, b = -1;
+            for (int i = 0; i < R.ntiles; i++) {
+                if (R.tile_x[i] == lv[k].sx && R.tile_y[i] == lv[k].sy) a = i;
+                if (R.tile_x[i] == lv[k].gx && R.tile_y[i] == lv[k].gy) b = i;
+            }
+            assert_true(a >= 0 && b >= 0);
+            if (!R.reach[a * R.ntiles + b]) fail_msg("level %c, jump %d: oracle", 'A' + k, j);
+            or_result_free(&R);
+            tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+            tn_surf *g = NULL;
+            assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+            int start = tn_surf_node_at(g, lv[k].sy + 1, lv[k].sx * 6);
+            assert_true(start >= 0);
+            s = tn_surf_find(g, start, lv[k].gx, lv[k].gy, NULL, 0, NULL, NULL, NULL);
+            assert_true(tn_succeeded(s) && !tn_status_detail(s, TN_PARTIAL_RESULT));
+            tn_surf_destroy(g);
+        }
+        tn_path_destroy(pf);
+        tn_map_destroy(m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1172,6 +1261,7 @@ int main(void)
         cmocka_unit_test(test_tile_size_refused),
         cmocka_unit_test(test_jump_model_null),
         cmocka_unit_test(test_jump_model_slow_rise),
+        cmocka_unit_test(test_reach_not_monotonic_in_jump),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

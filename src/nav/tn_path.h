@@ -66,6 +66,29 @@
  * SLACK = 0.9 leaves the follower time to react (it moves one step late,
  * waits for a clear column).  J takes NJ = F + 2(D + P) values: 46 for M = 8.
  *
+ * REACHABILITY AND JUMP HEIGHT: NOT MONOTONIC.  The model knows one jump
+ * per M, the full one, held to the top (only a ceiling cuts it short); the
+ * physics can also jump lower and rise slower (jump released early, down
+ * to jump_cut_speed), which J cannot express.  So the states of M + 1 are
+ * not a superset of those of M, and a goal found at one jump height can be
+ * missed at a higher one, for two reasons:
+ *  - the sideways budgets are per M: a higher jump rises faster, so it may
+ *    allow fewer sideways moves low in the rise (side_up: one at level 1
+ *    for M = 4, none for M = 5), and a way that needs a step sideways one
+ *    tile up is lost;
+ *  - a rising character does not enter a tile with a ceiling sideways,
+ *    one at its apex does: with M = 1 a hop peaks at level 1 and slips
+ *    sideways under a ceiling there; with M = 2 that tile is on the way up.
+ * These are misses, not model errors: in both cases the physics reaches
+ * the goal at every height (tests/test_path.c,
+ * test_reach_not_monotonic_in_jump: two 16x12 levels, found at M = 1 and
+ * not 2, at 4 and not 5, checked against the brute-force physics oracle
+ * tests/surf_oracle.h and the graph planner).  On 300 random 16x12
+ * platformer levels (tn_levelgen_platformer, 1x2 body, M = 1..8) 1,542 of
+ * 253,557 (start, goal) pairs of standing tiles (0.6%) were found at some
+ * M and missed at a higher one.  A caller that needs every goal the
+ * physics reaches uses the graph planner (tn_surf.h).
+ *
  * TILE SIZE.  The model is in tiles: tn_jump_model_init simulates the
  * physics at the params' tile_px pixels per tile (the numbers above are the
  * 16-px defaults).  Multiplying tile_px and every pixel parameter by a power
