@@ -2001,8 +2001,13 @@ static bool stripe_clear(const tn_bot *b, const tn_map *m, const tn_body *body,
      * Counting `col` too held a body a part of a step short of the plan's
      * column while the rise in which it had to move on ran out, and it
      * jumped into the same ceiling again and again until STUCK (level 357
-     * of tilenav-bench arrival, 1x3, jump 8, pushed -0.9 px) */
-    if (!aligned && off_lattice(b, body)) {
+     * of tilenav-bench arrival, 1x3, jump 8, pushed -0.9 px).  So is a
+     * body walking with no lattice (a step that does not divide a tile):
+     * at 175 px/s it stopped on a take-off 0.665 px past the node, and the
+     * step toward the next column, taken as within its own column, carried
+     * it under the block its jump then met (maps/demo.map at (36,17):
+     * stuck on 55 of 300 random trips) */
+    if (!aligned && (off_lattice(b, body) || !has_lattice(b))) {
         int col2 = col;
         const float in_tile = body->x - (float)L * T, step = b->phys.walk_speed * b->phys.dt;
         if (dir < 0 && in_tile < step - e) col2 = L - 1;
