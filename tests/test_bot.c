@@ -3606,6 +3606,37 @@ static void test_no_lattice_takes_off_beside_block(void **state)
     }
 }
 
+/* Without a walk lattice (145 px/s: 2.42 px a step) a jump left from the
+ * blocks of row 30 of maps/demo.map into the one-tile shaft of column 1
+ * (a wall at column 0) ended 0.75 px short of the column, within the snap
+ * of the node: the bot pressed nothing, the body came down on a sliver of
+ * block (2,30), re-planned the same jump and landed there again until
+ * STUCK.  The step left that the wall stops on the column's edge must be
+ * taken, and the trip arrive. */
+static void test_no_lattice_steps_into_shaft(void **state)
+{
+    (void)state;
+    const float walks[] = {145.0f, 165.0f, 160.0f};
+    for (int k = 0; k < 3; k++) {
+        rig r;
+        r.m = tu_load_map("maps/demo.map");
+        r.p = tn_phys_default(4);
+        r.p.walk_speed = walks[k];
+        assert_int_equal(tn_path_create(r.m->w, r.m->h, &r.p, 0, NULL, &r.pf, NULL), TN_OK);
+        assert_int_equal(tn_bot_create(NULL, NULL, &r.bot, NULL), TN_OK);
+        tn_body_place(&r.body, &r.p, 1, 2, 16, 19);
+        tn_body_settle(&r.body, r.m, &r.p);
+        assert_int_equal(tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, 3, 33, NULL), TN_OK);
+        run(&r, 3000);
+        tn_bot_info info = tn_bot_get_info(r.bot);
+        if (info.state != TN_BOT_ARRIVED || info.plans > 2)
+            fail_msg("walk %g px/s: %s after %d plans at x %.3f, y %.3f", (double)walks[k],
+                     tn_bot_state_name(info.state), info.plans, (double)r.body.x, (double)r.body.y);
+        assert_at(&r, 3, 33);
+        rig_free(&r);
+    }
+}
+
 static void test_memory_counted(void **state)
 {
     (void)state;
@@ -3697,6 +3728,7 @@ int main(void)
         cmocka_unit_test(test_no_lattice_steps_off_grazed_column),
         cmocka_unit_test(test_no_lattice_walks_off_sliver),
         cmocka_unit_test(test_no_lattice_takes_off_beside_block),
+        cmocka_unit_test(test_no_lattice_steps_into_shaft),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

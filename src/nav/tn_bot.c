@@ -2573,6 +2573,23 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
         const float nx = node_px(b, next->x);
         if ((d > 0 ? body->x < nx : body->x > nx) && stripe_clear(b, m, body, next, d)) dir = d;
     }
+    if (!dir && !ground && !has_lattice(b) && c->x == prev->x &&
+        fabsf(body->x - node_px(b, c->x)) > ALIGN(T) &&
+        fabsf(body->x - node_px(b, c->x)) < b->phys.walk_speed * b->phys.dt &&
+        reached_x(b, body, prev, c, next)) {
+        /* going straight up or down a column, within the snap of it but
+         * not on it: with no walk lattice a body is up to a step off, over
+         * a sliver of the next column (a shaft the box's width: it landed
+         * on the sliver, again and again).  A step toward the column that
+         * a wall stops on its edge puts it there: taken (a step that would
+         * carry it past the edge, into the column beyond, is not). */
+        const float cx = node_px(b, c->x);
+        const int d = cx > body->x ? 1 : -1;
+        tn_body t = *body;
+        tn_body_step(&t, m, &b->phys, walk_toward(d));
+        b->look_steps++;
+        if (fabsf(t.x - cx) <= ALIGN(T) && !t.hit_ceiling) dir = d;
+    }
     in.right = dir > 0;
     in.left = dir < 0;
 

@@ -76,7 +76,10 @@
  *    float drift); the column test in the air counts the column a step
  *    reaches into (for the one the box all but covers already, as for the
  *    aligned body at that tile edge), unless a block of it beside the box
- *    stops the step on the edge (a wall's contact).  Where neither works
+ *    stops the step on the edge (a wall's contact); with no lattice, in
+ *    the air over the column a path goes straight down or up, a part of
+ *    a step off it, it takes the step toward it that a wall stops on its
+ *    edge (into a shaft the box's width).  Where neither works
  *    (the way needs the plan's columns exactly: a hole or shaft the box's
  *    width), when stuck, and when a
  *    jump comes down on the tile it was pressed on or a landing off the
