@@ -3637,6 +3637,34 @@ static void test_no_lattice_steps_into_shaft(void **state)
     }
 }
 
+/* Without a walk lattice (145 px/s) a walk off the one-way ledge of row 13
+ * of maps/demo.map at (64,13), to fall down column 65 past the blocks of
+ * row 16 (x 66..71), ended 0.33 px past the ledge: the box grazed column
+ * 66 all the way down, came down on block (66,16), and the bot re-planned
+ * the same fall until STUCK.  Falling past a block of the column it
+ * grazes, with the other side's column free down to the node, it must
+ * take the step across, and arrive with its first plan. */
+static void test_no_lattice_falls_clear_of_grazed_block(void **state)
+{
+    (void)state;
+    rig r;
+    r.m = tu_load_map("maps/demo.map");
+    r.p = tn_phys_default(4);
+    r.p.walk_speed = 145.0f;
+    assert_int_equal(tn_path_create(r.m->w, r.m->h, &r.p, 0, NULL, &r.pf, NULL), TN_OK);
+    assert_int_equal(tn_bot_create(NULL, NULL, &r.bot, NULL), TN_OK);
+    tn_body_place(&r.body, &r.p, 1, 2, 62, 8);
+    tn_body_settle(&r.body, r.m, &r.p);
+    assert_int_equal(tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, 68, 28, NULL), TN_OK);
+    run(&r, 3000);
+    tn_bot_info info = tn_bot_get_info(r.bot);
+    if (info.state != TN_BOT_ARRIVED || info.plans != 1)
+        fail_msg("%s after %d plans at x %.3f, y %.3f", tn_bot_state_name(info.state), info.plans,
+                 (double)r.body.x, (double)r.body.y);
+    assert_at(&r, 68, 28);
+    rig_free(&r);
+}
+
 static void test_memory_counted(void **state)
 {
     (void)state;
@@ -3729,6 +3757,7 @@ int main(void)
         cmocka_unit_test(test_no_lattice_walks_off_sliver),
         cmocka_unit_test(test_no_lattice_takes_off_beside_block),
         cmocka_unit_test(test_no_lattice_steps_into_shaft),
+        cmocka_unit_test(test_no_lattice_falls_clear_of_grazed_block),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

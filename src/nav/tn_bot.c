@@ -2589,6 +2589,22 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
         tn_body_step(&t, m, &b->phys, walk_toward(d));
         b->look_steps++;
         if (fabsf(t.x - cx) <= ALIGN(T) && !t.hit_ceiling) dir = d;
+        /* falling past a block of the column it grazes, with the column
+         * on the other side free down to the node: the step across */
+        if (!dir && c->y > prev->y && body->vy >= 0.0f && !t.hit_ceiling) {
+            const int grazed = d < 0 ? c->x + body->w : c->x - 1;
+            const int other = d < 0 ? c->x - 1 : c->x + body->w;
+            /* (a one-way tile above the feet is passed already) */
+            const int r0 = (int)floorf((body->y + ALIGN(T)) / T);
+            const int rf = (int)ceilf((body->y + (float)body->h * T - ALIGN(T)) / T);
+            bool hit = false, free = true;
+            for (int r = r0; r <= c->y; r++) {
+                const int o = tn_map_tile(m, other, r);
+                hit = hit || tn_map_tile(m, grazed, r) == TN_TILE_BLOCK;
+                free = free && (o == TN_TILE_EMPTY || (o == TN_TILE_ONEWAY && r < rf));
+            }
+            if (hit && free) dir = d;
+        }
     }
     in.right = dir > 0;
     in.left = dir < 0;

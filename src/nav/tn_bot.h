@@ -79,7 +79,9 @@
  *    stops the step on the edge (a wall's contact); with no lattice, in
  *    the air over the column a path goes straight down or up, a part of
  *    a step off it, it takes the step toward it that a wall stops on its
- *    edge (into a shaft the box's width).  Where neither works
+ *    edge (into a shaft the box's width), or, falling past a block of the
+ *    column it grazes, the step across when the column on the other side
+ *    is free down to the node.  Where neither works
  *    (the way needs the plan's columns exactly: a hole or shaft the box's
  *    width), when stuck, and when a
  *    jump comes down on the tile it was pressed on or a landing off the
