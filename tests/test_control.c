@@ -1636,8 +1636,97 @@ static void test_playback_one_node(void **state)
     printf("  message \"%s\", label \"%s\"\n", tn_world_message_text(w), p.label);
     assert_string_equal(tn_world_message_text(w),
                         "replay: now re-plan 1 (physics changed): 1 node");
-    assert_non_null(strstr(p.label, ": 1 node expanded"));
+    assert_non_null(strstr(p.label, " 1 node expanded"));
     tn_world_destroy(w);
+    tn_path_destroy(finder);
+    tn_playback_free(&p);
+}
+
+/* E says which search it replays: the planner, its start and its goal (it
+ * said nothing: a replay of an older plan's search looked like the one on
+ * screen).  The start is the search's own: the classic bot's query start,
+ * the graph search's first expanded node. */
+static void test_playback_e_names_search(void **state)
+{
+    (void)state;
+    static tn_playback p;
+    assert_int_equal(tn_playback_init(&p), 0);
+    tn_path *finder = NULL;
+    for (int planner = 0; planner < 2; planner++) {
+        tn_world *w = tu_load_world("maps/demo.map", 1);
+        tn_playback_forget(&p);
+        assert_true(tn_succeeded(tn_world_set(w, "planner", planner, NULL)));
+        unsigned ov = TN_OVERLAY_EXPLORED;
+        for (int f = 0; f < 30; f++) tn_world_step(w);
+        tn_world_set_tool(w, TN_TOOL_GOTO);
+        assert_true(tn_succeeded(tn_world_click(w, 47, 20, TN_CLICK_LEFT, false, NULL)));
+        frames_watched(w, &p, &finder, ov, 2, 0);
+        assert_true(p.trace.count > 0);
+        int sx, sy;
+        if (planner) {
+            sx = (int)p.trace.ev[0].x, sy = (int)p.trace.ev[0].y;
+        } else {
+            tn_path_query q;
+            assert_true(tn_bot_last_query(tn_wbots_character_bot(w), &q));
+            sx = q.start_x, sy = q.start_y;
+        }
+        tn_world_message(w, "-");
+        assert_true(tn_playback_control(&p, w, &ov, TN_PB_REPLAY));
+        const char *msg = tn_world_message_text(w);
+        printf("  planner %d: E said \"%s\"\n", planner, msg);
+        char want[96];
+        snprintf(want, sizeof want,
+                 "replay: %s from (%d,%d) to (47,20): ", planner ? "graph A*" : "A* (optimal)", sx,
+                 sy);
+        if (strncmp(msg, want, strlen(want)) != 0)
+            fail_msg("E said \"%s\", not \"%s...\"", msg, want);
+        tn_world_destroy(w);
+    }
+    tn_path_destroy(finder);
+    tn_playback_free(&p);
+}
+
+/* A goal out of reach (jump height 1, a click under the ceiling): the
+ * graph planner's replay was one node and said nothing of why (the goal
+ * proved out of reach before any expansion, the closest place a walk on
+ * the floor the character stands on).  Its label and E say so; the
+ * classic planner's replay is the whole search that proved it. */
+static void test_playback_out_of_reach(void **state)
+{
+    (void)state;
+    static tn_playback p;
+    assert_int_equal(tn_playback_init(&p), 0);
+    tn_path *finder = NULL;
+    for (int planner = 0; planner < 2; planner++) {
+        tn_world *w = tu_load_world("maps/demo.map", 1);
+        tn_playback_forget(&p);
+        assert_true(tn_succeeded(tn_world_set(w, "planner", planner, NULL)));
+        assert_true(tn_succeeded(tn_world_set(w, "jump_height", 1, NULL)));
+        unsigned ov = TN_OVERLAY_EXPLORED;
+        for (int f = 0; f < 30; f++) tn_world_step(w);
+        tn_world_set_tool(w, TN_TOOL_GOTO);
+        assert_true(tn_succeeded(tn_world_click(w, 22, 2, TN_CLICK_LEFT, false, NULL)));
+        frames_watched(w, &p, &finder, ov, 2, 0);
+        tn_bot_info bi = tn_bot_get_info(tn_wbots_character_bot(w));
+        assert_int_equal(bi.state, TN_BOT_PARTIAL);
+        tn_world_message(w, "-");
+        assert_true(tn_playback_control(&p, w, &ov, TN_PB_REPLAY));
+        const char *msg = tn_world_message_text(w);
+        printf("  planner %d: %d events; E said \"%s\"\n", planner, p.trace.count, msg);
+        assert_non_null(strstr(msg, "out of reach"));
+        if (planner) {
+            assert_int_equal(p.trace.count, 1);
+            assert_non_null(strstr(msg, "the search to the closest place, 1 node expanded (only "
+                                        "the start: the closest place is a walk on its surface)"));
+            assert_non_null(strstr(msg, "the search that proved the goal out of reach expanded "
+                                        "no node"));
+        } else { /* the search that proved it: every state the start reaches */
+            assert_true(p.trace.count > 10);
+            assert_int_equal(p.expanded, bi.expanded);
+            assert_non_null(strstr(msg, "out of reach (the search that proved it)"));
+        }
+        tn_world_destroy(w);
+    }
     tn_path_destroy(finder);
     tn_playback_free(&p);
 }
@@ -1777,7 +1866,9 @@ static void test_playback_control(void **state)
     /* E with X off: X goes on, the replay plays from its start */
     assert_true(tn_playback_control(&p, w, &ov, TN_PB_REPLAY));
     assert_int_equal(ov, TN_OVERLAY_PATH | TN_OVERLAY_EXPLORED);
+    /* it says which search it plays, then that X went on */
     assert_string_equal(tn_world_message_text(w),
+                        "replay: graph A* from (3,40) to (47,20): 368 nodes expanded, 346 frames | "
                         "overlay explored: on (the replay draws on it; X hides both)");
     assert_true(p.active && !p.paused && (int)p.shown == 0);
     assert_true(tn_playback_visible(&p, ov));
@@ -1841,7 +1932,8 @@ static void test_playback_step_said(void **state)
         assert_int_equal(p.graph, planner == 1);
         tn_world_message(w, "-");
         assert_true(tn_playback_control(&p, w, &ov, TN_PB_REPLAY));
-        assert_string_equal(tn_world_message_text(w), "-"); /* E: the bar says it */
+        /* E: which search it plays (the bar counts it) */
+        assert_string_equal(tn_world_message_text(w) + strlen("replay: "), p.label);
         char want[384];
         for (int q = 1; q <= 2; q++) {
             assert_true(tn_playback_control(&p, w, &ov, TN_PB_NEXT));
@@ -2000,10 +2092,11 @@ static void test_playback_while_the_plan_waits(void **state)
         frames_watched(w, &p, &finder, ov, 20, 0);
         const int before = p.expanded;
         assert_true(before > 0);
-        /* before the edit E says nothing of a wait */
+        /* before the edit E says nothing of a wait: only which search */
         tn_world_message(w, "-");
         assert_true(tn_playback_control(&p, w, &ov, TN_PB_REPLAY));
-        assert_string_equal(tn_world_message_text(w), "-");
+        assert_null(strstr(tn_world_message_text(w), "plan was dropped"));
+        assert_non_null(strstr(tn_world_message_text(w), "to (70,"));
         assert_true(tn_succeeded(tn_world_click(w, 40, 30, TN_CLICK_RIGHT, false, NULL)));
         tn_playback_watch(&p, &finder, w, ov); /* (the window watches every frame) */
         /* E says it itself (the watch's word above said it before E did) */
@@ -2659,6 +2752,8 @@ int main(void)
         cmocka_unit_test(test_playback_classic_ledge),
         cmocka_unit_test(test_playback_replans),
         cmocka_unit_test(test_playback_one_node),
+        cmocka_unit_test(test_playback_e_names_search),
+        cmocka_unit_test(test_playback_out_of_reach),
         cmocka_unit_test(test_playback_navmesh_follows_edits),
         cmocka_unit_test(test_playback_control),
         cmocka_unit_test(test_playback_step_said),

@@ -886,11 +886,15 @@ int tn_playback_record_goto(tn_playback *p, struct tn_path **finder, const tn_wo
     tn_path_set_trace(*finder, &p->trace);
     tn_path_stats st;
     int n = 0;
-    tn_path_find(*finder, tn_world_map(w), &q, NULL, 0, &n, &st, NULL);
+    tn_status r = tn_path_find(*finder, tn_world_map(w), &q, NULL, 0, &n, &st, NULL);
     tn_path_set_trace(*finder, NULL);
-    snprintf(p->label, sizeof p->label, "A* (%s) to (%d,%d): %d state%s expanded",
-             q.heuristic == TN_PATH_FAST ? "fast" : "optimal", q.goal_x, q.goal_y, st.expanded,
-             PLURAL(st.expanded));
+    /* a goal out of reach: the search that proved it, every state the
+     * start reaches (its closest place is the best of them) */
+    snprintf(
+        p->label, sizeof p->label, "A* (%s) from (%d,%d) to (%d,%d)%s: %d state%s expanded",
+        q.heuristic == TN_PATH_FAST ? "fast" : "optimal", q.start_x, q.start_y, q.goal_x, q.goal_y,
+        tn_status_detail(r, TN_UNREACHABLE) ? ", out of reach (the search that proved it)" : "",
+        st.expanded, PLURAL(st.expanded));
     p->expanded = st.expanded;
     p->fast = q.heuristic == TN_PATH_FAST;
     p->goal_x = q.goal_x;
@@ -926,8 +930,24 @@ int tn_playback_record_graph(tn_playback *p, const tn_world *w)
         else
             p->trace.dropped++;
     }
-    snprintf(p->label, sizeof p->label, "graph A* to (%d,%d): %d node%s expanded, %d frames",
-             s.goal_x, s.goal_y, n, PLURAL(n), s.frames);
+    if (!s.out_of_reach)
+        snprintf(p->label, sizeof p->label,
+                 "graph A* from (%d,%d) to (%d,%d): %d node%s expanded, %d frames", s.nodes[0].x,
+                 s.nodes[0].y, s.goal_x, s.goal_y, n, PLURAL(n), s.frames);
+    else { /* what the replay shows of a goal out of reach, and what it cannot */
+        char proof[96];
+        if (s.unkept > 0)
+            snprintf(proof, sizeof proof, "expanded %d node%s more, not kept", s.unkept,
+                     PLURAL(s.unkept));
+        else
+            snprintf(proof, sizeof proof, "expanded no node: its bounds ruled the goal out");
+        snprintf(p->label, sizeof p->label,
+                 "graph A* from (%d,%d) to (%d,%d), out of reach: the search to the closest "
+                 "place, %d node%s expanded%s (the search that proved the goal out of reach %s)",
+                 s.nodes[0].x, s.nodes[0].y, s.goal_x, s.goal_y, n, PLURAL(n),
+                 n == 1 ? " (only the start: the closest place is a walk on its surface)" : "",
+                 proof);
+    }
     p->expanded = n;
     tn_playback_start(p);
     return p->trace.count;
@@ -1046,12 +1066,18 @@ bool tn_playback_control(tn_playback *p, tn_world *w, unsigned *overlays, int wh
     /* a search larger than the buffer: its end is not there to be seen
      * (a classic search stopped by the limit on 256x256 made 133,933
      * events, and the replay ended at 131,072 as if that were all) */
-    char cut[384] = "";
+    char cut[TN_WORLD_MSG_MAX] = "";
     if (what == TN_PB_NEXT) step_said(p, cut, sizeof cut);
-    if (what == TN_PB_REPLAY && p->trace.dropped > 0)
-        snprintf(cut, sizeof cut,
-                 "replay: the first %d of the search's %ld events (the last %ld are not kept)",
+    /* E says which search it plays: planner, start, goal (it said nothing,
+     * and a replay of an old plan's or the navpath tool's search looked
+     * like the current goto's) */
+    if (what == TN_PB_REPLAY) snprintf(cut, sizeof cut, "replay: %s", p->label);
+    if (what == TN_PB_REPLAY && p->trace.dropped > 0) {
+        size_t len = strlen(cut);
+        snprintf(cut + len, sizeof cut - len,
+                 " | the first %d of the search's %ld events (the last %ld are not kept)",
                  p->trace.count, (long)p->trace.count + p->trace.dropped, p->trace.dropped);
+    }
     /* the character's plan waits (an edit or a slider while paused): the
      * search kept is the old plan's, which the explored overlay no longer
      * shows; the replay plays it, and says whose it is (E replayed it as
@@ -1066,8 +1092,8 @@ bool tn_playback_control(tn_playback *p, tn_world *w, unsigned *overlays, int wh
     }
     if (!(*overlays & TN_OVERLAY_EXPLORED)) {
         *overlays |= TN_OVERLAY_EXPLORED;
-        tn_world_message(w, "overlay explored: on (the replay draws on it; X hides both)%s%s",
-                         cut[0] ? " | " : "", cut);
+        tn_world_message(w, "%s%soverlay explored: on (the replay draws on it; X hides both)", cut,
+                         cut[0] ? " | " : "");
     } else if (cut[0]) {
         tn_world_message(w, "%s", cut);
     }
@@ -1105,7 +1131,8 @@ static int record_tool_path(tn_playback *p, tn_world *w, const char *why)
     p->graph = p->fast = false;
     p->nav_tool = true;
     p->expanded = n;
-    snprintf(p->label, sizeof p->label, "navmesh search to (%d,%d)%s%s: %d node%s expanded", tx, ty,
+    snprintf(p->label, sizeof p->label,
+             "navmesh search (the navpath tool's path) to (%d,%d)%s%s: %d node%s expanded", tx, ty,
              why ? " re-planned: " : "", why ? why : "", n, PLURAL(n));
     return p->trace.count;
 }
@@ -1259,7 +1286,9 @@ int tn_playback_record_navpath(tn_playback *p, tn_world *w, int tx, int ty)
     p->nav_tool = false;
     p->nav_rev = tn_wnav_revision(w);
     p->nav_plans = tn_wnav_tool_plans(w);
-    snprintf(p->label, sizeof p->label, "navmesh search to (%d,%d): %d node%s expanded", tx, ty,
+    snprintf(p->label, sizeof p->label,
+             "navmesh search from (%d,%d) to (%d,%d): %d node%s expanded",
+             (int)floorf(sx / TN_TILE_PX), (int)floorf(sy / TN_TILE_PX), tx, ty,
              tn_navquery_expanded(q), PLURAL(tn_navquery_expanded(q)));
     p->expanded = tn_navquery_expanded(q);
     tn_playback_start(p);

@@ -261,7 +261,7 @@ typedef struct tn_playback {
     bool paused;
     int speed;              /* events per second index, see tn_playback_rates */
     double shown;           /* events shown (fractional while playing) */
-    char label[160];        /* what was searched (or why nothing was recorded) */
+    char label[320];        /* what was searched (or why nothing was recorded) */
     const char *none;       /* the last search could not be recorded: the replay
                                bar's word for why (NULL: "no search") */
     int finder_w, finder_h; /* size of the map the goto finder was made for */

@@ -285,7 +285,9 @@ typedef struct tn_wbots {
     int sn_replans;        /* the plan's re-plan number (0: the goal's first) */
     const char *sn_reason; /* tn_bot_info.plan_reason of the plan */
     bool sn_reached;
-    const char *sn_why; /* why sn_n is 0 */
+    bool sn_out_of_reach; /* the plan goes to the closest place of a goal out of reach */
+    int sn_unkept;        /* expansions of the plan's searches not in sn (see tn_wbots.h) */
+    const char *sn_why;   /* why sn_n is 0 */
     /* The surface overlay as last drawn from the character's graph where
      * edits are repaired in the background (repair_bg), in world pixels:
      * drawn fainter while that graph is away for a repair, so the overlay
@@ -1546,6 +1548,8 @@ static void note_search(tn_world *w, tn_wbots *s)
     s->sn_gy = i.goal_y;
     s->sn_frames = i.plan_frames;
     s->sn_reached = i.state == TN_BOT_MOVING || i.state == TN_BOT_ARRIVED;
+    s->sn_out_of_reach = i.state == TN_BOT_PARTIAL;
+    s->sn_unkept = 0;
     if (!i.planner) {
         s->sn_why = "the classic planner made this plan";
         return;
@@ -1553,7 +1557,11 @@ static void note_search(tn_world *w, tn_wbots *s)
     const tn_surf *g = graph_for(w, s, &w->character, LOOK);
     int n = 0;
     const int32_t *ex = g ? tn_surf_expanded(g, &n) : NULL;
-    if (!g || n != i.expanded) { /* no search ran (no standing node): nothing to copy */
+    /* a goal out of reach: the expansion order kept is the closest place's
+     * search's, the one that proved the goal out of reach is counted in
+     * i.expanded only (it was taken for "no search ran") */
+    const bool closest = s->sn_out_of_reach && g && n > 0 && n <= i.expanded;
+    if (!g || (n != i.expanded && !closest)) { /* no search ran (no standing node) */
         s->sn_why = "the bot made no search (it stands on no surface)";
         return;
     }
@@ -1575,6 +1583,7 @@ static void note_search(tn_world *w, tn_wbots *s)
         s->sn[k].y = row - 1;
     }
     s->sn_n = n;
+    s->sn_unkept = i.expanded - n;
     s->sn_why = NULL;
 }
 
@@ -1599,6 +1608,8 @@ int tn_wbots_graph_search(const tn_world *w, tn_wbots_search *out)
     out->goal_y = s->sn_gy;
     out->frames = s->sn_frames;
     out->reached = s->sn_reached;
+    out->out_of_reach = s->sn_out_of_reach;
+    out->unkept = s->sn_unkept;
     out->replans = s->sn_replans;
     out->reason = s->sn_reason ? s->sn_reason : "";
     out->why = s->sn_why ? s->sn_why : "";

@@ -138,6 +138,13 @@ typedef struct tn_wbots_search {
     int goal_x, goal_y; /* the bot's goal (-1 when none) */
     int frames;         /* the plan's frames (-1 when none) */
     bool reached;
+    /* a goal out of reach: the plan goes to the closest place reached, and
+     * nodes are the closest place's search (one node, the start, when that
+     * place is on the surface the bot stands on: a walk); the search that
+     * proved the goal out of reach expanded `unkept` nodes more, counted in
+     * the HUD's N but not kept (0: proved before any expansion) */
+    bool out_of_reach;
+    int unkept;
     int replans;        /* 0: the goal's first plan; N: its re-plan N */
     const char *reason; /* why the bot made this plan (tn_bot_info.plan_reason) */
     const char *why;    /* when count is 0: why ("" otherwise) */
