@@ -1130,9 +1130,26 @@ static void test_bar_labels_apart(void **state)
                     if (lb.rate_box.x + lb.rate_box.w > lb.hud_box.x - 2)
                         fail_msg("%dx%d: rate \"%s\" ends at %d, HUD at %d", size[f][0], size[f][1],
                                  lb.rate, lb.rate_box.x + lb.rate_box.w, lb.hud_box.x);
-                    if (size[f][0] >= 1000 && !lb.show_prog)
+                    /* shown at every size: at 900x500 "100%", "ready (E)" and "no
+                     * search" had no room after the HUD button and were never
+                     * drawn; they go to the panel's title row, after "tilenav" */
+                    if (!lb.show_prog)
                         fail_msg("%dx%d: progress \"%s\" hidden", size[f][0], size[f][1], lb.prog);
-                    if (lb.show_prog && (lb.prog_box.x < lb.hud_box.x + lb.hud_box.w + 6 ||
+                    const int title_end =
+                        TN_VIEW_W + 14 + tn_gfx_text_width(&k.g, TN_FONT_TITLE, "tilenav");
+                    if (lb.in_panel &&
+                        (lb.prog_box.x < title_end + 8 ||
+                         lb.prog_box.x + lb.prog_box.w > TN_FRAME_W - 4 || lb.prog_box.y < 1 ||
+                         lb.prog_box.y + lb.prog_box.h > TN_BAR_H - 1))
+                        fail_msg("%dx%d: progress \"%s\" in the panel spans %d..%d, y %d..%d, "
+                                 "title ends at %d",
+                                 size[f][0], size[f][1], lb.prog, lb.prog_box.x,
+                                 lb.prog_box.x + lb.prog_box.w, lb.prog_box.y,
+                                 lb.prog_box.y + lb.prog_box.h, title_end);
+                    if (size[f][0] >= 1000 && lb.in_panel)
+                        fail_msg("%dx%d: progress \"%s\" moved to the panel", size[f][0],
+                                 size[f][1], lb.prog);
+                    if (!lb.in_panel && (lb.prog_box.x < lb.hud_box.x + lb.hud_box.w + 6 ||
                                          lb.prog_box.x + lb.prog_box.w > TN_VIEW_W - 4))
                         fail_msg("%dx%d: progress \"%s\" spans %d..%d, HUD ends at %d, view "
                                  "at %d",

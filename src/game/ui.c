@@ -285,12 +285,19 @@ static void section_title(tn_gfx *g, int y, const char *title, const char *hint)
                     TN_COL_TEXT_DIM);
 }
 
+static void bar_progress(tn_gfx *g, const tn_bar_labels *lb);
+
 void tn_ui_panel_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
 {
     tn_gfx_rect(g, PANEL_X, 0, TN_PANEL_W, TN_FRAME_H, TN_COL_PANEL);
     tn_gfx_rect(g, PANEL_X, 0, 1, TN_FRAME_H, TN_COL_PANEL_EDGE);
 
     tn_gfx_text(g, TN_FONT_TITLE, PANEL_X + PAD, 12, "tilenav", TN_COL_TEXT);
+    if (TN_UI_COMPACT) { /* the replay's progress when the bar had no room for it */
+        tn_bar_labels lb;
+        tn_ui_bar_labels(g, v, &lb);
+        if (lb.in_panel) bar_progress(g, &lb);
+    }
     if (!SHORT)
         tn_gfx_text(g, TN_FONT_SMALL, PANEL_X + PAD, 38, "2D game-AI navigation sandbox",
                     TN_COL_TEXT_DIM);
@@ -1207,17 +1214,50 @@ void tn_ui_bar_labels(const tn_gfx *g, const tn_view *v, tn_bar_labels *out)
         w = tn_gfx_text_width(g, TN_FONT_SMALL, out->prog);
     }
     int lh = tn_gfx_line_height(g, TN_FONT_SMALL);
+    out->in_panel = false;
+    /* a frame with no room after the HUD button for "ready (E)" (900 px)
+     * puts it, and every other state, in the panel (not moving between the
+     * two as the text grows) */
+    const bool narrow =
+        TN_UI_COMPACT && right - x < tn_gfx_text_width(g, TN_FONT_SMALL, "ready (E)");
+    if (narrow || (TN_UI_COMPACT && x + w > right)) {
+        /* no room after the HUD button (a 900 px frame): the panel's title
+         * row, right-aligned, after "tilenav"; the whole count there */
+        if (have && pb->active)
+            snprintf(out->prog, sizeof out->prog, "%d/%ld", (int)pb->shown, total);
+        const int left = PANEL_X + PAD + tn_gfx_text_width(g, TN_FONT_TITLE, "tilenav") + 12;
+        right = TN_FRAME_W - PAD;
+        w = tn_gfx_text_width(g, TN_FONT_SMALL, out->prog);
+        if (w > right - left && have && pb->active) {
+            snprintf(out->prog, sizeof out->prog, "%d%%",
+                     (int)((double)pb->shown * 100.0 / (double)total));
+            w = tn_gfx_text_width(g, TN_FONT_SMALL, out->prog);
+        }
+        x = tn_maxi(left, right - w);
+        out->in_panel = true;
+    }
     const char *cut = !have && pb && pb->none && x + w > right ? strrchr(out->prog, ' ') : NULL;
     if (cut) { /* why nothing is replayed, too wide for one line: two */
         snprintf(out->prog2, sizeof out->prog2, "%s", cut + 1);
         out->prog[cut - out->prog] = '\0';
         w = tn_maxi(tn_gfx_text_width(g, TN_FONT_SMALL, out->prog),
                     tn_gfx_text_width(g, TN_FONT_SMALL, out->prog2));
+        if (out->in_panel) x = tn_maxi(x, right - w);
         out->prog_box = (SDL_Rect){x, TN_BAR_H / 2 - lh, w, 2 * lh};
     } else {
         out->prog_box = (SDL_Rect){x, 10, w, lh};
     }
     out->show_prog = x + w <= right;
+}
+
+static void bar_progress(tn_gfx *g, const tn_bar_labels *lb)
+{
+    if (!lb->show_prog) return;
+    tn_gfx_text(g, TN_FONT_SMALL, (float)lb->prog_box.x, (float)lb->prog_box.y, lb->prog,
+                TN_COL_TEXT_DIM);
+    if (lb->prog2[0])
+        tn_gfx_text(g, TN_FONT_SMALL, (float)lb->prog_box.x,
+                    (float)(lb->prog_box.y + lb->prog_box.h / 2), lb->prog2, TN_COL_TEXT_DIM);
 }
 
 void tn_ui_bar_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
@@ -1241,13 +1281,7 @@ void tn_ui_bar_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
     bar_button(g, v, BAR_PB_PAUSE, lb.hold, lb.hold_key, shown && pb->paused, have && pb->active);
     bar_button(g, v, BAR_PB_STEP, "Next", "Q", false, have && pb->active);
     bar_slider(g, v, BAR_PB_SPEED, TN_PB_RATES, pb ? pb->speed : 3, lb.rate, have);
-    if (lb.show_prog) {
-        tn_gfx_text(g, TN_FONT_SMALL, (float)lb.prog_box.x, (float)lb.prog_box.y, lb.prog,
-                    TN_COL_TEXT_DIM);
-        if (lb.prog2[0])
-            tn_gfx_text(g, TN_FONT_SMALL, (float)lb.prog_box.x,
-                        (float)(lb.prog_box.y + lb.prog_box.h / 2), lb.prog2, TN_COL_TEXT_DIM);
-    }
+    if (!lb.in_panel) bar_progress(g, &lb);
     bar_button(g, v, BAR_HUD, "HUD", "H", !v->hud_hidden, true);
 }
 

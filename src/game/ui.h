@@ -319,8 +319,11 @@ bool tn_ui_panel_mouse(tn_view *v, tn_world *w, const SDL_Event *ev, int x, int 
  * their measured widths: the progress starts after the label (at
  * 10,000/s too) and ends before the HUD button; a count too wide for that
  * room shows as a percentage.  A compact frame has that room after the
- * HUD button instead (to the map view's edge); show_prog is false when the
- * progress fits in neither form (a 900 px frame's "no search").  A reason
+ * HUD button instead (to the map view's edge), and when it does not fit
+ * there (a 900 px frame: "100%", "ready (E)", "no search" were never
+ * drawn) in the panel's title row, right of "tilenav" and ending at the
+ * frame's right margin (in_panel: tn_ui_panel_draw draws it then, over the
+ * panel); show_prog is false only when it fits nowhere.  A reason
  * why there is nothing to replay ("none above 256x256") too wide for one
  * line takes two, cut at a blank: prog over prog2 (else prog2 is ""),
  * prog_box around both. */
@@ -328,7 +331,7 @@ typedef struct tn_bar_labels {
     char rate[24], prog[48], prog2[48];
     char hold[16], hold_key[8]; /* "Hold" / "Play" (Shift+E), "X off" (X) while X hides it */
     SDL_Rect rate_box, prog_box, hud_box; /* the rate label, the progress, the HUD button */
-    bool show_prog;
+    bool show_prog, in_panel;
 } tn_bar_labels;
 void tn_ui_bar_labels(const tn_gfx *g, const tn_view *v, tn_bar_labels *out);
 
