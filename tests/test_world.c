@@ -91,6 +91,25 @@ static void test_start_and_ground(void **state)
     tn_world_destroy(w);
 }
 
+/* tn_world_restart_frames: the window's picker (Tab) counts another map's
+ * frames from 0 (they went on from the old map's); the steps go on from
+ * there, and a map replaced without it keeps counting (a reset, a
+ * script's frames). */
+static void test_restart_frames(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("tests/data/small.map", 1);
+    for (int i = 0; i < 10; i++) tn_world_step(w);
+    tn_error e;
+    assert_true(tn_succeeded(tn_world_replace_map(w, tu_load_map("tests/data/small.map"), &e)));
+    assert_int_equal(tn_world_frame(w), 10);
+    tn_world_restart_frames(w);
+    assert_int_equal(tn_world_frame(w), 0);
+    tn_world_step(w);
+    assert_int_equal(tn_world_frame(w), 1);
+    tn_world_destroy(w);
+}
+
 static void test_edits(void **state)
 {
     (void)state;
@@ -1040,6 +1059,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_start_and_ground),
+        cmocka_unit_test(test_restart_frames),
         cmocka_unit_test(test_overlays_from_number),
         cmocka_unit_test(test_graph_threads_config),
         cmocka_unit_test(test_edits),

@@ -824,7 +824,8 @@ static void picker_choose(app *a, int i)
     a->view.zoom = -1;
     a->view.follow = true;
     a->view.inspect_kind = TN_INSPECT_NONE;
-    tn_playback_forget(&a->pb); /* a new world: its bot has made no plan */
+    tn_playback_forget(&a->pb);    /* a new world: its bot has made no plan */
+    tn_world_restart_frames(a->w); /* the new map's frames, not the old one's */
     tn_undo_clear(&a->undo);
     tn_undo_set_clean(&a->undo, a->w); /* the file's map */
     a->restore_offered = false;

@@ -803,6 +803,7 @@ tn_input tn_world_character_keys(const tn_world *w)
     return p.left || p.right || p.jump || p.down ? p : w->bot_keys;
 }
 long tn_world_frame(const tn_world *w) { return w->frame; }
+void tn_world_restart_frames(tn_world *w) { w->frame = 0; }
 uint32_t tn_world_map_serial(const tn_world *w) { return w->map_serial; }
 tn_tool tn_world_tool(const tn_world *w) { return w->tool; }
 int tn_world_edits(const tn_world *w) { return w->edits; }

@@ -300,6 +300,12 @@ tn_input tn_world_input(const tn_world *w);
  * those its goto bot pressed in the last step (none while it stands). */
 tn_input tn_world_character_keys(const tn_world *w);
 long tn_world_frame(const tn_world *w); /* steps taken */
+/* The step counter back to 0: another map opened in the window (Tab's
+ * picker) is counted from its own first step (the HUD and the status line
+ * went on from the old map's, "frame 4858" on a map just opened).  A reset
+ * (Ctrl+R, a script's reset) keeps counting: a script's frames are the
+ * run's. */
+void tn_world_restart_frames(tn_world *w);
 /* Changes each time tn_world_replace_map puts another map in (0 for the
  * first): something made from the map outside the world is stale when
  * this or the map's revision (its edits) differs from when it was made.
