@@ -1919,7 +1919,7 @@ static void test_tooltip_off_inspect_card(void **state)
     int old_covered = 0, n = 0;
     for (int my = c.view.y; my < c.view.y + c.view.h; my += 4)
         for (int mx = c.view.x; mx < c.view.x + c.view.w; mx += 4) {
-            SDL_FRect r = tn_ui_tooltip_place(mx, my, hw, hh, c.view, &card);
+            SDL_FRect r = tn_ui_tooltip_place(mx, my, hw, hh, c.view, &card, 1);
             n++;
             if (r.x < card.x + card.w && card.x < r.x + r.w && r.y < card.y + card.h &&
                 card.y < r.y + r.h)
@@ -1941,8 +1941,118 @@ static void test_tooltip_off_inspect_card(void **state)
     printf("  %d mouse positions; the old rule covered the card at %d\n", n, old_covered);
     assert_true(old_covered > 100);
     /* no card: the readout is where it always was, below right */
-    SDL_FRect r = tn_ui_tooltip_place(c.view.x + 50, c.view.y + 50, hw, hh, c.view, NULL);
+    SDL_FRect r = tn_ui_tooltip_place(c.view.x + 50, c.view.y + 50, hw, hh, c.view, NULL, 0);
     assert_true(r.x == (float)(c.view.x + 66) && r.y == (float)(c.view.y + 68));
+    tn_world_destroy(w);
+    rig_close(&k);
+}
+
+/* The tile readout keeps off the character's goal marker: below right of
+ * the mouse it covered the goal just clicked (a click in the air snaps the
+ * goal down onto the floor, under the readout).  Every mouse position
+ * around the goal of `goto 47 20` on the demo map: the readout is in the
+ * view and off the marker, where the old rule (below right) covered it. */
+static void test_tooltip_off_goal(void **state)
+{
+    (void)state;
+    gfx_rig k;
+    rig_open(&k);
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    for (int f = 0; f < 30; f++) tn_world_step(w);
+    assert_true(tn_succeeded(tn_world_goto(w, 47, 20, NULL)));
+    tn_world_step(w);
+    tn_view v;
+    tn_view_init(&v, w, TN_OVERLAY_PATH);
+    tn_camera c = tn_camera_make(w, &v);
+    SDL_FRect goal;
+    assert_true(tn_render_goal_rect(w, &c, &goal));
+    const int hw = tn_gfx_text_width(&k.g, TN_FONT_MONO, "tile 47,20  empty") + 12;
+    const int hh = tn_gfx_line_height(&k.g, TN_FONT_MONO) + 6;
+    int old_covered = 0, n = 0;
+    for (int my = (int)goal.y - 60; my < (int)(goal.y + goal.h) + 10; my += 2)
+        for (int mx = (int)goal.x - 180; mx < (int)(goal.x + goal.w) + 10; mx += 2) {
+            n++;
+            SDL_FRect r = tn_ui_tooltip_place(mx, my, hw, hh, c.view, &goal, 1);
+            if (r.x < goal.x + goal.w && goal.x < r.x + r.w && r.y < goal.y + goal.h &&
+                goal.y < r.y + r.h)
+                fail_msg("mouse (%d,%d): readout at (%.0f,%.0f) covers the goal at (%.0f,%.0f)", mx,
+                         my, (double)r.x, (double)r.y, (double)goal.x, (double)goal.y);
+            const float ox = (float)mx + 16, oy = (float)my + 18;
+            old_covered += ox < goal.x + goal.w && goal.x < ox + (float)hw &&
+                           oy < goal.y + goal.h && goal.y < oy + (float)hh;
+        }
+    printf("  %d mouse positions; below right covered the goal at %d\n", n, old_covered);
+    assert_true(old_covered > 100);
+    /* arrived (or no goal): nothing to keep off */
+    tn_world *idle = tu_load_world("maps/demo.map", 1);
+    assert_false(tn_render_goal_rect(idle, &c, &goal));
+    tn_world_destroy(idle);
+    rig_close(&k);
+    /* the frame drawn: the mouse up left of the goal, its readout (below
+     * right of it before) leaves the goal's pixels as they are without it */
+    SDL_Surface *bare = shoot_view(w, &v);
+    v.live = v.mouse_in = true;
+    v.mouse_x = (int)goal.x - 10;
+    v.mouse_y = (int)goal.y - 14;
+    SDL_Surface *hover = shoot_view(w, &v);
+    int differ = 0, around = 0;
+    for (int y = (int)goal.y; y < (int)(goal.y + goal.h); y++)
+        for (int x = (int)goal.x; x < (int)(goal.x + goal.w); x++)
+            differ += pixel(bare, x, y) != pixel(hover, x, y);
+    for (int y = v.mouse_y; y < v.mouse_y + 80; y++) /* the readout is drawn somewhere near */
+        for (int x = v.mouse_x - 200; x < v.mouse_x + 200; x++)
+            around += pixel(bare, x, y) != pixel(hover, x, y);
+    for (int y = v.mouse_y - 80; y < v.mouse_y; y++)
+        for (int x = v.mouse_x - 200; x < v.mouse_x + 200; x++)
+            around += pixel(bare, x, y) != pixel(hover, x, y);
+    printf("  the goal's %dx%d px: %d differ with the readout drawn (%d near the mouse)\n",
+           (int)goal.w, (int)goal.h, differ, around);
+    assert_true(around > 500);
+    assert_int_equal(differ, 0);
+    SDL_FreeSurface(bare);
+    SDL_FreeSurface(hover);
+    tn_world_destroy(w);
+}
+
+/* A message of two lines rises over the map view's bottom edge: a card in
+ * a bottom corner had its last lines under it.  The card (the top corners
+ * taken, so it goes to the bottom right) keeps above the band. */
+static void test_card_above_status_band(void **state)
+{
+    (void)state;
+    gfx_rig k;
+    rig_open(&k);
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    tn_view v;
+    tn_view_init(&v, w, 0);
+    v.inspect_kind = TN_INSPECT_CHARACTER;
+    v.inspect_index = 0;
+    /* the top corners taken (as by the agent or the captions) */
+    SDL_FRect av[2] = {{0, (float)tn_view_y(&v), (float)TN_VIEW_W, 200}, {0, 0, 0, 0}};
+    SDL_FRect card;
+    tn_world_message(w, "short");
+    assert_true(tn_ui_inspect_rect(&k.g, w, &v, av, 1, &card));
+    const float bottom = (float)(tn_view_y(&v) + tn_view_h(&v));
+    assert_true(card.y + card.h == bottom - 8); /* one line: the corner as before */
+    assert_true(tn_ui_status_band(&k.g, w, &v).h == 0);
+    char msg[600];
+    snprintf(msg, sizeof msg, "%s",
+             "replay: graph A* from (3,40) to (22,15), out of reach: the search to the closest "
+             "place, 1 node expanded (only the start: the closest place is a walk on its "
+             "surface) (the search that proved the goal out of reach expanded no node: its "
+             "bounds ruled the goal out)");
+    tn_world_message(w, "%s", msg);
+    const SDL_FRect band = tn_ui_status_band(&k.g, w, &v);
+    printf("  band (%.0f,%.0f) %.0fx%.0f\n", (double)band.x, (double)band.y, (double)band.w,
+           (double)band.h);
+    assert_true(band.h > 0 && band.y < bottom);
+    assert_true(tn_ui_inspect_rect(&k.g, w, &v, av, 1, &card));
+    printf("  card (%.0f,%.0f) %.0fx%.0f\n", (double)card.x, (double)card.y, (double)card.w,
+           (double)card.h);
+    assert_true(card.x < band.x + band.w && band.x < card.x + card.w); /* beside it */
+    if (card.y + card.h > band.y)
+        fail_msg("the card ends at y %.0f, the message's band starts at %.0f",
+                 (double)(card.y + card.h), (double)band.y);
     tn_world_destroy(w);
     rig_close(&k);
 }
@@ -2214,6 +2324,8 @@ int main(void)
         cmocka_unit_test(test_legend_has_start_tile),
         cmocka_unit_test(test_panel_footer_fits),
         cmocka_unit_test(test_tooltip_off_inspect_card),
+        cmocka_unit_test(test_tooltip_off_goal),
+        cmocka_unit_test(test_card_above_status_band),
         cmocka_unit_test(test_inspect_card_off_its_agent),
         cmocka_unit_test(test_inspect_card_opaque),
         cmocka_unit_test(test_pinned_agent_framed),

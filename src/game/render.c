@@ -976,10 +976,13 @@ void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v)
     if (hover[0]) { /* the readout follows the mouse, off the pinned card */
         int hw = tn_gfx_text_width(g, TN_FONT_MONO, hover) + 12;
         int hh = tn_gfx_line_height(g, TN_FONT_MONO) + 6;
-        SDL_FRect card;
-        bool has_card = tn_ui_inspect_rect(g, w, v, avoid, navoid, &card);
-        SDL_FRect r =
-            tn_ui_tooltip_place(v->mouse_x, v->mouse_y, hw, hh, c.view, has_card ? &card : NULL);
+        /* off the pinned card, and off the character's goal marker (the
+         * path's end, the red frame of a goal out of reach): it covered
+         * the goal just clicked, often the tile below right of the mouse */
+        SDL_FRect keep[2];
+        int nkeep = tn_ui_inspect_rect(g, w, v, avoid, navoid, &keep[0]) ? 1 : 0;
+        if (tn_render_goal_rect(w, &c, &keep[nkeep])) nkeep++;
+        SDL_FRect r = tn_ui_tooltip_place(v->mouse_x, v->mouse_y, hw, hh, c.view, keep, nkeep);
         tn_gfx_rect(g, r.x, r.y, r.w, r.h, TN_COL_HUD_BG);
         tn_gfx_text(g, TN_FONT_MONO, r.x + 6, r.y + 3, hover, TN_COL_TEXT);
     }
@@ -992,6 +995,19 @@ void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v)
     tn_ui_panel_draw(g, w, v);
     if (v->show_help) tn_ui_help_draw(g, v->help_scroll);
     tn_gfx_flush(g);
+}
+
+bool tn_render_goal_rect(const tn_world *w, const tn_camera *c, SDL_FRect *r)
+{
+    const tn_bot *b = tn_wbots_character_bot(w);
+    if (!b) return false;
+    const tn_bot_info i = tn_bot_get_info(b);
+    if (i.goal_x < 0 || i.state == TN_BOT_IDLE || i.state == TN_BOT_ARRIVED) return false;
+    const float pad = tn_maxf(4.0f, c->ts * 0.5f); /* the path's end circle reaches past it */
+    r->x = (float)c->ox + (float)(i.goal_x * c->ts) - pad;
+    r->y = (float)c->oy + (float)(i.goal_y * c->ts) - pad;
+    r->w = r->h = (float)c->ts + 2 * pad;
+    return true;
 }
 
 int tn_render_offscreen(const tn_world *w, const tn_fonts *fonts, const tn_view *v,

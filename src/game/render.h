@@ -78,6 +78,12 @@ int tn_clip_poly_rect(float *x, float *y, int n, float *ox, float *oy, float x0,
 int tn_render_card_avoid(const tn_gfx *g, const tn_world *w, const tn_view *v, const tn_camera *c,
                          SDL_FRect out[3]);
 
+/* The character's goal marker on screen (the path overlay's end circle, a
+ * goal out of reach's red frame: the goal tile with half a tile, at least
+ * 4 px, around it), which the tile readout keeps off; false while its bot
+ * has no goal to go to (idle, arrived). */
+bool tn_render_goal_rect(const tn_world *w, const tn_camera *c, SDL_FRect *r);
+
 /* Draw one whole frame. */
 void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v);
 

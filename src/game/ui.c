@@ -1357,6 +1357,25 @@ static int status_width(void *u, tn_font_id f, const char *s)
     return tn_gfx_text_width((tn_gfx *)u, f, s);
 }
 
+SDL_FRect tn_ui_status_band(const tn_gfx *g, const tn_world *w, const tn_view *v)
+{
+    const float y0 = (float)(TN_FRAME_H - TN_STATUS_H);
+    SDL_FRect band = {0, y0, 0, 0};
+    if (!(tn_world_message_ttl(w) > 0 && tn_world_message_text(w)[0])) return band;
+    char left[160];
+    if (v->paused)
+        snprintf(left, sizeof left, "PAUSED  frame %ld", tn_world_frame(w));
+    else
+        snprintf(left, sizeof left, "%s  frame %ld", tn_speed_names[v->speed], tn_world_frame(w));
+    const int lw = tn_gfx_text_width(g, TN_FONT_MONO, left);
+    static tn_status_fit fit; /* 1 KB: off the stack */
+    fit = tn_ui_status_fit(tn_world_message_text(w), lw, TN_VIEW_W - 8, status_width, (void *)g);
+    if (fit.lines < 2) return band;
+    const float h = (float)((fit.lines - 1) * tn_gfx_line_height(g, TN_FONT_SMALL) + 6);
+    band = (SDL_FRect){(float)(fit.x - 14), y0 - h, (float)(TN_VIEW_W - fit.x + 14), h};
+    return band;
+}
+
 void tn_ui_status_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
 {
     float y0 = (float)(TN_FRAME_H - TN_STATUS_H);
@@ -1435,9 +1454,14 @@ static bool inspect_layout(const tn_gfx *g, const tn_world *w, const tn_view *v,
     const float xs[2] = {(float)TN_VIEW_W - box->w - 8, 8.0f};
     const float ys[2] = {(float)tn_view_y(v) + 8,
                          (float)(tn_view_y(v) + tn_view_h(v)) - box->h - 8};
+    /* a message of two lines rises over the map's bottom edge: a bottom
+     * card beside it keeps above it (it covered the card's last lines) */
+    const SDL_FRect band = tn_ui_status_band(g, w, v);
     for (int k = 0; k < 4; k++) {
         box->x = xs[k >> 1];
         box->y = ys[k & 1];
+        if ((k & 1) && band.h > 0 && box->x < band.x + band.w && band.x < box->x + box->w)
+            box->y = tn_maxf((float)tn_view_y(v) + 8, tn_minf(box->y, band.y - box->h - 8));
         bool clear = true;
         for (int i = 0; i < navoid && clear; i++) clear = !frect_overlap(box, &avoid[i]);
         if (clear) break;
@@ -1460,7 +1484,8 @@ static bool frect_overlap(const SDL_FRect *a, const SDL_FRect *b)
     return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h && b->y < a->y + a->h;
 }
 
-SDL_FRect tn_ui_tooltip_place(int mx, int my, int w, int h, SDL_Rect view, const SDL_FRect *avoid)
+SDL_FRect tn_ui_tooltip_place(int mx, int my, int w, int h, SDL_Rect view, const SDL_FRect *avoid,
+                              int navoid)
 {
     const float fw = (float)w, fh = (float)h;
     const float right = (float)(view.x + view.w), bottom = (float)(view.y + view.h);
@@ -1477,13 +1502,15 @@ SDL_FRect tn_ui_tooltip_place(int mx, int my, int w, int h, SDL_Rect view, const
             first = r;
             have_first = true;
         }
-        if (!avoid || !frect_overlap(&r, avoid)) return r;
+        bool clear = true;
+        for (int i = 0; i < navoid && clear; i++) clear = !frect_overlap(&r, &avoid[i]);
+        if (clear) return r;
     }
     if (!have_first) { /* a view smaller than the readout: its old flip rule */
         first.x = xs[0] + fw > right ? xs[1] : xs[0];
         first.y = ys[0] + fh > bottom ? ys[1] : ys[0];
     }
-    if (!avoid || !frect_overlap(&first, avoid)) return first;
+    if (navoid < 1 || !frect_overlap(&first, avoid)) return first;
     /* the mouse is on or beside the card: left of it, else under it */
     SDL_FRect r = first;
     r.x = avoid->x - 8 - fw;

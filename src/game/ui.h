@@ -349,10 +349,18 @@ int tn_ui_panel_footer(const tn_gfx *g, const tn_view *v, char out[2][TN_UI_FOOT
 bool tn_ui_inspect_rect(const tn_gfx *g, const tn_world *w, const tn_view *v,
                         const SDL_FRect *avoid, int navoid, SDL_FRect *box);
 /* Where the w x h mouse-tile readout goes for the mouse at (mx, my):
- * beside the mouse inside `view` (below right first, as before), never
- * over `avoid` (the inspect card; NULL: none) - left of it, else under
- * it, when every place beside the mouse is on it. */
-SDL_FRect tn_ui_tooltip_place(int mx, int my, int w, int h, SDL_Rect view, const SDL_FRect *avoid);
+ * beside the mouse inside `view` (below right first, as before), off
+ * every one of the `navoid` rectangles `avoid` (the inspect card, the
+ * character's goal marker: it covered the goal just clicked, below right
+ * of the mouse).  When every place beside the mouse is on one, off the
+ * first (the card): left of it, else under it. */
+SDL_FRect tn_ui_tooltip_place(int mx, int my, int w, int h, SDL_Rect view, const SDL_FRect *avoid,
+                              int navoid);
+/* The part of a message of several lines that rises above the status
+ * line, over the map view's bottom edge (its h is 0 for a one-line
+ * message or none): the pinned inspect card keeps above it (its bottom
+ * lines were under a two-line message). */
+SDL_FRect tn_ui_status_band(const tn_gfx *g, const tn_world *w, const tn_view *v);
 
 /* HUD box, world message and (when v->show_help) the help overlay. */
 /* The F1 legend's entry i (NULL past the last). */
