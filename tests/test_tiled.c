@@ -2047,6 +2047,49 @@ static void test_cr_only_lines(void **state)
     }
 }
 
+/* A UTF-16 file without a byte-order mark, little-endian: its
+ * bytes 0x0D are halves of characters, never line breaks (U+010D, c with
+ * caron, is 0x0D 0x01): they stay what they are, on load and on a save. */
+static void test_utf16_no_bom_keeps_text(void **state)
+{
+    (void)state;
+    const char *ascii[] = {"<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n" TMX_HEAD
+                           "<properties><property name=\"who\" value=\"",
+                           "\"/></properties>\n<layer name=\"t\" width=\"2\" height=\"2\"><data "
+                           "encoding=\"csv\">0,1,0,0</data></layer></map>\n"};
+    {
+        const int wide = 2; /* bytes a character */
+        unsigned char doc[2048];
+        size_t n = 0;
+        for (int p = 0; p < 2; p++) {
+            for (const char *s = ascii[p]; *s; s++) {
+                doc[n++] = (unsigned char)*s;
+                for (int k = 1; k < wide; k++) doc[n++] = 0;
+            }
+            if (p == 0) { /* U+010D */
+                doc[n++] = 0x0D;
+                doc[n++] = 0x01;
+                for (int k = 2; k < wide; k++) doc[n++] = 0;
+            }
+        }
+        tn_map *m = NULL;
+        char err[512];
+        const char *X = "tests/data/tiled/u16.tmx";
+        if (tn_tiled_load_buffer((const char *)doc, n, X, TN_TILED_TMX, &m, err, sizeof err) != 0)
+            fail_msg("UTF-%d: %s", wide * 8, err);
+        assert_int_equal(tn_map_tile(m, 1, 0), TN_TILE_BLOCK);
+        char *out = NULL;
+        size_t len = 0;
+        if (tn_tiled_format(m, (const char *)doc, n, X, X, TN_TILED_TMX, &out, &len, err,
+                            sizeof err) != 0)
+            fail_msg("UTF-%d save: %s", wide * 8, err);
+        if (!strstr(out, "value=\"\xC4\x8D\""))
+            fail_msg("UTF-%d: the property's c with caron changed: %s", wide * 8, out);
+        free(out);
+        tn_map_destroy(m);
+    }
+}
+
 static void expect_error_n(const char *text, size_t len, const char *name, int fmt,
                            const char *want)
 {
@@ -2798,6 +2841,7 @@ int main(void)
         cmocka_unit_test(test_xml_first_error),
         cmocka_unit_test(test_xml_encoding_quiet),
         cmocka_unit_test(test_xml_encoding_utf16_line),
+        cmocka_unit_test(test_utf16_no_bom_keeps_text),
         cmocka_unit_test(test_xml_handler_restored),
         cmocka_unit_test(test_tileset_once),
         cmocka_unit_test(test_tileset_once_paths),

@@ -671,12 +671,16 @@ static int no_nul(doc *d, const char *buf, size_t len, const char *what, bool xm
  * document (UTF-8, a BOM or '<' or a blank first) holding one; else NULL.
  * XML reads a lone CR as a LF anyway (its line-end handling), but libxml2
  * counts lines at LFs only: every message about a CR-only (old Mac) file
- * said line 1.  Same length, so byte offsets stay. */
+ * said line 1.  Same length, so byte offsets stay.  Never UTF-16 or -32
+ * (a NUL in the first character; little-endian without a BOM also starts
+ * with '<'): a byte 0x0D there is half a character (U+010D, c with caron,
+ * is 0x0D 0x01), and came back as U+010A. */
 static char *lone_cr_as_lf(const char *buf, size_t len)
 {
     const unsigned char *u = (const unsigned char *)buf;
     size_t lead = len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
     if (lead >= len || !(u[lead] == '<' || is_space(buf[lead]))) return NULL;
+    if (memchr(buf + lead, '\0', len - lead < 4 ? len - lead : 4)) return NULL;
     const char *cr = memchr(buf, '\r', len);
     while (cr && (size_t)(cr - buf) + 1 < len && cr[1] == '\n')
         cr = memchr(cr + 2, '\r', len - (size_t)(cr + 2 - buf));
