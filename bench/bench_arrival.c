@@ -309,8 +309,37 @@ static int open_run_dir(int dir, const char *out, char *run, size_t cap)
 
 /* The file that marks a run's folder as unfinished: made when the run
  * starts, removed when it ends.  The run also holds a lock (flock) on its
- * folder while it runs: both go with its process, however it ends. */
+ * folder while it runs: both go with its process, however it ends.  It
+ * holds the name of the machine the run is on (gethostname) and a line
+ * break: the PID in the folder's name is that machine's, and a run on
+ * another machine sharing --out (NFS) is no process here (and where flock
+ * is not shared, its lock is not seen here either). */
 #define UNFINISHED ".incomplete"
+
+/* This machine's name and a line break, what a mark holds; "" when unknown. */
+static void mark_host(char *out, size_t cap)
+{
+    char h[256];
+    out[0] = '\0';
+    if (gethostname(h, sizeof h) != 0) return;
+    h[sizeof h - 1] = '\0';
+    if (h[0] && !strchr(h, '\n')) snprintf(out, cap, "%s\n", h);
+}
+
+/* Whether the mark (UNFINISHED, in folder fd) was made on this machine
+ * (host: mark_host's): anything else, an empty mark (a run making it, or
+ * one whose machine was not known) too, is another machine's run. */
+static bool marked_here(int fd, const char *host)
+{
+    if (!host[0]) return false;
+    int m = openat(fd, UNFINISHED, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (m < 0) return false;
+    char buf[300];
+    ssize_t n = read(m, buf, sizeof buf);
+    close(m);
+    size_t len = strlen(host);
+    return n == (ssize_t)len && memcmp(buf, host, len) == 0;
+}
 
 /* The process number of a run folder's name, run-YYYYMMDD-HHMMSS-PID or
  * run-YYYYMMDD-HHMMSS-PID-N (open_run_dir's names); -1 for any other name. */
@@ -355,8 +384,9 @@ static bool run_file(const char *name)
 /* Remove, from --out (dir, named out), the folders of runs that did not
  * finish and whose process is gone: a folder named as open_run_dir names
  * them (never own, this run's), the user's own, holding the UNFINISHED
- * mark, not locked (a live run holds its folder's lock from before it
- * makes the mark), whose process (by the PID in its name) is not running
+ * mark, made on this machine (a PID is only this machine's), not locked
+ * (a live run holds its folder's lock from before it makes the mark),
+ * whose process (by the PID in its name) is not running
  * (the lock alone would not do where flock is not shared, and a run
  * between making its folder and locking it has no lock yet), and that holds
  * nothing but the run's own files.  A folder with something else in it is
@@ -375,6 +405,8 @@ static void remove_unfinished(int dir, const char *out, const char *own)
     size_t n = strlen(out);
     while (n > 1 && out[n - 1] == '/') n--;
     const uid_t me = geteuid();
+    char host[300];
+    mark_host(host, sizeof host);
     struct dirent *e;
     while ((e = readdir(dp))) {
         const char *name = e->d_name;
@@ -385,7 +417,8 @@ static void remove_unfinished(int dir, const char *out, const char *own)
         struct stat st;
         bool stale = fstat(fd, &st) == 0 && st.st_uid == me &&
                      fstatat(fd, UNFINISHED, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-                     S_ISREG(st.st_mode) && flock(fd, LOCK_EX | LOCK_NB) == 0;
+                     S_ISREG(st.st_mode) && flock(fd, LOCK_EX | LOCK_NB) == 0 &&
+                     marked_here(fd, host);
         /* (pid 0 and negative ones name process groups: never asked) */
         if (stale && pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM)) stale = false;
         int inner = stale ? openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
@@ -534,7 +567,13 @@ int bench_arrival(int argc, char **argv)
     {
         int mark =
             openat(out_fd, UNFINISHED, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-        if (mark >= 0) close(mark);
+        if (mark >= 0) {
+            char host[300]; /* (see UNFINISHED) */
+            mark_host(host, sizeof host);
+            ssize_t w = write(mark, host, strlen(host)); /* (failed: kept, as another's) */
+            (void)w;
+            close(mark);
+        }
     }
     {
         size_t n = strlen(out);

@@ -288,21 +288,25 @@ done
 mkdir "$T/left"
 dead=$(sh -c 'echo $$') # a process number no longer running
 if kill -0 "$dead" 2>/dev/null; then dead=0; fi # (taken again already: 0, never one)
-for i in 0 1 2 3 4; do
+here=$(uname -n) # a mark holds the machine's name (gethostname), a line break
+for i in 0 1 2 3 4 6; do
     d="$T/left/run-20260101-00000$i-$dead"
     mkdir "$d"
     echo map >"$d/fail_0_0.map"
     echo script >"$d/fail_0_0.script"
 done
-: >"$T/left/run-20260101-000000-$dead/.incomplete" # killed: removed
+echo "$here" >"$T/left/run-20260101-000000-$dead/.incomplete" # killed: removed
 # (000001: finished, kept)
-: >"$T/left/run-20260101-000002-$dead/.incomplete" # the user's notes in it: kept
+echo "$here" >"$T/left/run-20260101-000002-$dead/.incomplete" # the user's notes in it: kept
 echo mine >"$T/left/run-20260101-000002-$dead/notes.txt"
-: >"$T/left/run-20260101-000003-$dead/.incomplete" # locked by a live process: kept
+echo "$here" >"$T/left/run-20260101-000003-$dead/.incomplete" # locked by a live process: kept
+# a run on another machine sharing --out (NFS): its PID is no process here,
+# and its lock may not be seen here either: kept
+echo "not-$here" >"$T/left/run-20260101-000006-$dead/.incomplete"
 sleep 60 &
 alive=$!
 mkdir "$T/left/run-20260101-000005-$alive" # its process runs: kept
-: >"$T/left/run-20260101-000005-$alive/.incomplete"
+echo "$here" >"$T/left/run-20260101-000005-$alive/.incomplete"
 if command -v flock >/dev/null 2>&1; then
     flock "$T/left/run-20260101-000003-$dead" sh -c "echo \$\$ >'$T/lockpid'; exec sleep 60" &
     n=0
@@ -316,7 +320,7 @@ grep -q "^removed $T/left/run-20260101-000000-$dead: the folder of a run that di
 grep -q "^arrival: $T/left/run-20260101-000002-$dead: a run that did not finish (process $dead is gone), kept: it holds notes.txt, which is not the run's\$" "$T/err" ||
     bad "arrival did not say why it kept the folder with notes: $(cat "$T/err")"
 [ ! -e "$T/left/run-20260101-000000-$dead" ] || bad "arrival left a killed run's folder"
-for i in 1 2 3 4; do
+for i in 1 2 3 4 6; do
     [ -f "$T/left/run-20260101-00000$i-$dead/fail_0_0.map" ] ||
         bad "arrival removed run-20260101-00000$i-$dead: $(ls -A "$T/left")"
 done
