@@ -390,7 +390,8 @@ static bool run_file(const char *name)
  * (the lock alone would not do where flock is not shared, and a run
  * between making its folder and locking it has no lock yet), and that holds
  * nothing but the run's own files.  A folder with something else in it is
- * kept and said (the user put it there).  Each removal is said on stdout.
+ * kept and said (the user put it there).  Each removal is said on stderr
+ * (stdout is the run's table, which make bench copies into docs/bench.md).
  * A folder a finished run left (its failures: what the user reads) has no
  * mark and is never touched; a PID reused since is taken as running, and
  * its folder is removed by a later run. */
@@ -453,8 +454,8 @@ static void remove_unfinished(int dir, const char *out, const char *own)
                     files++;
             /* the mark last: a removal cut short is still unfinished */
             if (unlinkat(fd, UNFINISHED, 0) == 0 && unlinkat(dir, name, AT_REMOVEDIR) == 0)
-                tn_print_shown(stdout,
-                               "removed %.*s/%s: the folder of a run that did not finish "
+                tn_print_shown(stderr,
+                               "arrival: removed %.*s/%s: the folder of a run that did not finish "
                                "(process %ld is gone), %d file%s in it\n",
                                (int)n, out, name, pid, files, files == 1 ? "" : "s");
         }

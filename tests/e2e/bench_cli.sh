@@ -315,8 +315,9 @@ else
     rm "$T/left/run-20260101-000003-$dead/.incomplete" # (no flock(1): a finished one)
 fi
 "$B" arrival --levels 1 --goals 1 --out "$T/left" >"$T/out" 2>"$T/err"
-grep -q "^removed $T/left/run-20260101-000000-$dead: the folder of a run that did not finish (process $dead is gone), 2 files in it\$" "$T/out" ||
-    bad "arrival did not say it removed the killed run's folder: $(cat "$T/out")"
+grep -q "^arrival: removed $T/left/run-20260101-000000-$dead: the folder of a run that did not finish (process $dead is gone), 2 files in it\$" "$T/err" ||
+    bad "arrival did not say it removed the killed run's folder: $(cat "$T/err")"
+grep -q "removed" "$T/out" && bad "the removal was said on stdout (the run's table): $(cat "$T/out")"
 grep -q "^arrival: $T/left/run-20260101-000002-$dead: a run that did not finish (process $dead is gone), kept: it holds notes.txt, which is not the run's\$" "$T/err" ||
     bad "arrival did not say why it kept the folder with notes: $(cat "$T/err")"
 [ ! -e "$T/left/run-20260101-000000-$dead" ] || bad "arrival left a killed run's folder"
@@ -347,12 +348,12 @@ else
     "$B" arrival --levels 1 --goals 1 --out "$T/live" >"$T/out" 2>&1
     [ -f "$run/.incomplete" ] ||
         bad "a live run's folder $run lost its mark to a second run: $(cat "$T/out")"
-    grep -q '^removed' "$T/out" && bad "a second run removed something: $(cat "$T/out")"
+    grep -q '^arrival: removed' "$T/out" && bad "a second run removed something: $(cat "$T/out")"
     kill -KILL "${run##*-}" # its process (the PID in its name)
     wait
     [ -f "$run/.incomplete" ] || bad "a killed run's folder is not marked unfinished"
     "$B" arrival --levels 1 --goals 1 --out "$T/live" >"$T/out" 2>&1
-    grep -q "^removed $run: the folder of a run that did not finish (process ${run##*-} is gone), [0-9][0-9]* files\? in it\$" "$T/out" &&
+    grep -q "^arrival: removed $run: the folder of a run that did not finish (process ${run##*-} is gone), [0-9][0-9]* files\? in it\$" "$T/out" &&
         [ ! -e "$run" ] || bad "the killed run's folder $run was not removed: $(cat "$T/out")"
 fi
 # a run that ends leaves no mark (its folder is a finished run's)
