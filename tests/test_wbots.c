@@ -2429,6 +2429,22 @@ static double prep_clock(void)
     return bg_clock();
 }
 
+/* Sleeps 1 ms at a time until *v >= want (true), or until `seconds` have
+ * passed by the clock (false): a bound by the clock, not by sleeps
+ * counted, which a loaded machine oversleeps. */
+static bool wait_for_at_least(atomic_int *v, int want, double seconds)
+{
+    struct timespec t0, t;
+    timespec_get(&t0, TIME_UTC);
+    for (;;) {
+        if (atomic_load(v) >= want) return true;
+        timespec_get(&t, TIME_UTC);
+        if ((double)(t.tv_sec - t0.tv_sec) + (double)(t.tv_nsec - t0.tv_nsec) / 1e9 > seconds)
+            return atomic_load(v) >= want;
+        thrd_sleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+    }
+}
+
 /* The world destroyed while its background job prepares the graph's
  * repairs (after the build, tn_surf_prepare_repairs writes the blocks a
  * repair takes) stops that too: the job asks for no block after the stop
@@ -2444,8 +2460,13 @@ static void test_destroy_during_prepare_repairs(void **state)
     tn_world_set_clock(w, prep_clock);
     tn_world_build_graphs_in_background(w, true);
     tn_world_prepare(w, TN_OVERLAY_SURF); /* starts the build (a map over 128x128) */
-    for (int ms = 0; ms < 30000 && atomic_load(&gate_held) == 0; ms++)
-        thrd_sleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+    /* the build's end (its thread's second clock reading closes the gate),
+     * however long the build takes: it waited 30,000 sleeps of 1 ms, and an
+     * ASan build sharing its CPU with busy programs used 25,200-27,500 of
+     * them (53-59 s) */
+    assert_true(wait_for_at_least(&prep_reads, 2, 600.0));
+    /* then its next allocation, at once: prepare_repairs' first block */
+    assert_true(wait_for_at_least(&gate_held, 1, 30.0));
     assert_int_equal(atomic_load(&gate_held), 1); /* built, its first block held */
     assert_int_equal(atomic_load(&prep_reads), 2);
     assert_null(tn_wbots_character_graph(w)); /* (still the job's) */
