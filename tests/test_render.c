@@ -1855,6 +1855,7 @@ static void test_companion_label_off_character(void **state)
         {b->x + bw + half + 1.0f, b->y + bh - half}, /* at its right */
         {b->x + 0.5f * bw, b->y - half - 1.0f},      /* over its head */
         {b->x + 0.5f * bw, b->y + bh + half + 1.0f}, /* under its feet */
+        {b->x - half - 1.0f, b->y - 5.0f},           /* at its left, over its head */
     };
     tn_view v;
     tn_view_init(&v, w, 0);
@@ -1863,7 +1864,7 @@ static void test_companion_label_off_character(void **state)
     for (int z = 0; z < 4; z++) {
         v.zoom = zooms[z];
         tn_camera c = tn_camera_make(w, &v);
-        for (int i = 0; i < 5; i++) {
+        for (int i = 0; i < (int)(sizeof places / sizeof places[0]); i++) {
             ag->companion.x = places[i][0];
             ag->companion.y = places[i][1];
             label_at l = {0};
@@ -1880,6 +1881,21 @@ static void test_companion_label_off_character(void **state)
                          "[%g,%g)x[%g,%g)",
                          (double)c.scale, i, (double)lx0, (double)lx1, (double)ly0, (double)ly1,
                          (double)cx0, (double)cx1, (double)cy0, (double)cy1);
+            /* nor the companion's own disc, rim included (a playtest: by the
+             * left wall, "follow" went above the disc and the character at
+             * the disc's usual label height, 10 px over it, and a 15 px
+             * line of text covered the disc's top half) */
+            const float rd = fmaxf(half, 3.0f / c.scale); /* as drawn: 3 px at least */
+            const float rr = rd + 1.5f + (rd - half) * 0.3f;
+            const float dx0 = tn_camera_sx(&c, ag->companion.x - rr);
+            const float dx1 = tn_camera_sx(&c, ag->companion.x + rr);
+            const float dy0 = tn_camera_sy(&c, ag->companion.y - rr);
+            const float dy1 = tn_camera_sy(&c, ag->companion.y + rr);
+            if (lx1 > dx0 && lx0 < dx1 && ly1 > dy0 && ly0 < dy1)
+                fail_msg("zoom %gx, place %d: the label [%g,%g)x[%g,%g) covers the companion "
+                         "[%g,%g)x[%g,%g)",
+                         (double)c.scale, i, (double)lx0, (double)lx1, (double)ly0, (double)ly1,
+                         (double)dx0, (double)dx1, (double)dy0, (double)dy1);
             /* and on the map (the character starts by its left wall: above
              * left of the companion went off it, over the window's margin) */
             const float mx0 = tn_camera_sx(&c, 0), my0 = tn_camera_sy(&c, 0);

@@ -613,7 +613,11 @@ static void label_place(const tn_world *w, const tn_companion *c, float half, co
     const tn_body *b = &w->character;
     const float bx0 = b->x, by0 = b->y, bx1 = b->x + (float)b->w * T, by1 = b->y + (float)b->h * T;
     const float top = c->y - half - 10.0f; /* the label's usual height, over the disc */
-    const float above = fminf(top, by0 - th - gap);
+    /* the disc as drawn (draw_companion: 3 px at least, and its rim): a
+     * label centred over or under it keeps off it (centred at the usual
+     * height, the text's 15 px line covered the disc's top) */
+    const float rd = fmaxf(half, 3.0f / sc), rim = rd + 1.5f + (rd - half) * 0.3f;
+    const float above = fminf(c->y - rim - gap - th, by0 - th - gap);
     const float mw = (float)w->map->w * T, mh = (float)w->map->h * T;
     /* centred over or under the disc, moved along to stay on the map */
     const float mid = fmaxf(0.0f, fminf(c->x - 0.5f * tw, mw - tw));
@@ -621,7 +625,7 @@ static void label_place(const tn_world *w, const tn_companion *c, float half, co
         {c->x + half + 3.0f, top},     /* above right (the usual place) */
         {c->x - half - gap - tw, top}, /* above left */
         {mid, above},                  /* above the disc and the character */
-        {mid, c->y + half + gap},      /* under the disc */
+        {mid, c->y + rim + gap},       /* under the disc */
     };
     /* first on the map (by the map's left edge, above left went off it, over
      * the window's margin), then anywhere */
