@@ -48,6 +48,47 @@ static char *world_json(const tn_world *w)
  * Ctrl / Alt / GUI (Ctrl+S saves, it does not drop); nothing while the map
  * picker is open: Up held to move its list made the character jump behind
  * it (and cancelled its goto trip as "you took over"). */
+/* The status line's message lasts as long on screen at every speed above
+ * 1x (a playtest: at 4x the world's 240-step message time was 1 s, so the
+ * Tab picker's "playing MAP (WxH)" or Z's two-clause knock-back message
+ * went before it could be read).  The window's loop paces each running
+ * step with tn_control_pace_message: at 4x, 1 s of steps (240) leaves 3 s
+ * of the message; it goes after 960 steps, 4 s; at 1x and below, and for
+ * single steps while paused (speed -1), each step counts whole. */
+static int steps_shown(tn_world *w, int speed)
+{
+    tn_world_message(w, "playing maps/climb.map (30x100)");
+    double credit = 0;
+    int n = 0;
+    while (tn_world_message_text(w)[0] && n < 100000) {
+        tn_world_step(w);
+        tn_control_pace_message(w, speed, &credit);
+        n++;
+    }
+    return n;
+}
+static void test_message_paced_by_speed(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    const int at1x = steps_shown(w, 3);
+    assert_int_equal(at1x, 240);
+    assert_int_equal(steps_shown(w, 2), 240); /* 1/2x: the steps are slower already */
+    assert_int_equal(steps_shown(w, -1), 240);
+    const int at2x = steps_shown(w, 4), at4x = steps_shown(w, 5);
+    printf("  steps the message shows: 1x %d, 2x %d, 4x %d\n", at1x, at2x, at4x);
+    /* (within a few steps: the step that ends it ends it at once) */
+    assert_in_range(at2x, 2 * 240 - 4, 2 * 240 + 4);
+    assert_in_range(at4x, 4 * 240 - 8, 4 * 240 + 8);
+    /* no message: nothing to pace, and the credit does not build up */
+    double credit = 0;
+    tn_world_step(w);
+    tn_control_pace_message(w, 5, &credit);
+    assert_true(credit == 0.0);
+    assert_string_equal(tn_world_message_text(w), "");
+    tn_world_destroy(w);
+}
+
 static void test_keys_input(void **state)
 {
     (void)state;
@@ -2726,6 +2767,7 @@ static void test_flow8_follows_the_map(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_message_paced_by_speed),
         cmocka_unit_test(test_undo_redo),
         cmocka_unit_test(test_undo_ring),
         cmocka_unit_test(test_undo_clean_point),

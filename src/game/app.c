@@ -95,6 +95,7 @@ typedef struct app {
     tn_map *base, *merge_base;
     /* issue 14: time, playback, camera drags, undo */
     int step_requests; /* single steps asked for while paused */
+    double msg_credit; /* tn_control_pace_message's carry between steps */
     tn_playback pb;
     tn_path *pb_finder;
     tn_undo undo;
@@ -1924,6 +1925,8 @@ static void run_frame(loop_state *L)
             a->prev_y = tn_world_character(w)->y;
             double s0 = now_s();
             tn_world_step(w);
+            /* a message lasts as long on screen at 2x and 4x as at 1x */
+            tn_control_pace_message(w, a->view.paused ? -1 : a->view.speed, &a->msg_credit);
             step_sum += now_s() - s0;
             fps_steps++;
             if (tn_world_character(w)->vx > 1)

@@ -108,6 +108,21 @@ int tn_sim_frame(double *acc, double dt, int speed, bool paused, int *step_reque
     return steps;
 }
 
+void tn_control_pace_message(tn_world *w, int speed, double *credit)
+{
+    int ttl = tn_world_message_ttl(w);
+    if (ttl <= 0 || speed < 0 || speed >= TN_SPEED_COUNT || tn_speeds[speed] <= 1.0) {
+        *credit = 0;
+        return;
+    }
+    *credit += 1.0 - 1.0 / tn_speeds[speed]; /* the step took 1/k of its 1x time */
+    while (*credit >= 1.0) {
+        ttl++;
+        *credit -= 1.0;
+    }
+    tn_world_set_message_ttl(w, ttl);
+}
+
 /* ---------------------------------------------------------------- reset */
 
 int tn_control_reset(tn_world *w, const char *map_path, char *err, size_t cap)

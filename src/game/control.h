@@ -89,6 +89,12 @@ int tn_zoom_step(int zoom, int delta, const float *levels, int n, char *msg, siz
 double tn_sim_feed(double acc, double dt, int speed, bool paused, int *step_requests);
 int tn_sim_max_steps(int speed); /* TN_MAX_CATCHUP x max(1, speed factor) */
 int tn_sim_frame(double *acc, double dt, int speed, bool paused, int *step_requests);
+/* After one running step at `speed` (index into tn_speeds; -1: a single
+ * step while paused): above 1x the step took 1/k of a 1x step's time, so
+ * the world's message (its time counted in steps) loses only that much,
+ * and a message lasts as long on screen at 2x and 4x as at 1x.  `credit`
+ * (start at 0, one per window) carries the fraction between steps. */
+void tn_control_pace_message(tn_world *w, int speed, double *credit);
 
 /* ---- reset -------------------------------------------------------------
  * Reload the map from `map_path` and rebuild the world on it: the character
