@@ -453,10 +453,20 @@ static void test_body_outside_map(void **state)
     assert_true(tn_failed(tn_bot_goto(r.bot, r.pf, r.m, &big, &r.p, 15, 3, &err)));
     assert_string_equal(err.msg, "bot: a 5x12 body is outside the sizes 1..3 x 1..9");
     tn_body body = good;
-    body.x = NAN;
+    body.x = INFINITY;
     assert_true(tn_failed(tn_bot_goto(r.bot, r.pf, r.m, &body, &r.p, 15, 3, &err)));
     assert_non_null(strstr(err.msg, "outside the 20x12 map"));
     assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_NO_PATH);
+    /* a NaN is named as one, never printed "nan" or "-nan" (it read "the
+     * body at (-nan, 96) px is outside the 20x12 map") */
+    body.x = -NAN;
+    assert_true(tn_failed(tn_bot_goto(r.bot, r.pf, r.m, &body, &r.p, 15, 3, &err)));
+    assert_string_equal(err.msg, "bot: the body's x is not a number (NaN)");
+    assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_NO_PATH);
+    body = good;
+    body.y = NAN;
+    assert_true(tn_failed(tn_bot_goto(r.bot, r.pf, r.m, &body, &r.p, 15, 3, &err)));
+    assert_string_equal(err.msg, "bot: the body's y is not a number (NaN)");
     /* back on the map, it goes */
     assert_true(tn_succeeded(tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, 15, 3, &err)));
     rig_free(&r);

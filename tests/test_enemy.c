@@ -549,6 +549,10 @@ static void test_long_steps(void **state)
     assert_true(tn_failed(s) && tn_status_detail(s, TN_INVALID_PARAM));
     assert_non_null(strstr(e.msg, "must be finite"));
     assert_true(tn_failed(tn_enemies_step(p, f, &spawn, 1, &r, NAN, NULL)));
+    /* a NaN step is named as one, never printed "nan" or "-nan" */
+    s = tn_enemies_step(p, f, &spawn, 1, &r, -NAN, &e);
+    assert_int_equal(s, TN_FAILURE | TN_INVALID_PARAM);
+    assert_string_equal(e.msg, "enemy: step dt is not a number (NaN)");
     /* a spawn list with no tiles or no rng, or a negative count: refused
      * with a message, nothing moves (they returned TN_OK and never
      * spawned, so a game that forgot its rng waited for enemies silently) */

@@ -1835,6 +1835,11 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
                              : tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                                             "bot: invalid physics parameters");
     }
+    if (isnan(body->x) || isnan(body->y)) { /* "%g" prints it "nan" or "-nan" */
+        refuse_goal(b);
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "bot: the body's %s is not a number (NaN)", isnan(body->x) ? "x" : "y");
+    }
     if (!body_in_map(body, m, p->tile_px)) {
         refuse_goal(b);
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,

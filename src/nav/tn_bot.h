@@ -207,7 +207,8 @@ size_t tn_bot_memory(const tn_bot *b);
  * on (a misclick does not stop the bot).  Physics the jump model refuses
  * (e.g. tile_px outside 4..256, with that message) fails and leaves the
  * bot NO_PATH; so does a NULL bot, map, body or `p` (a message naming it)
- * and a body outside the map.  With a graph (tn_bot_set_graph) a tile the graph
+ * and a body outside the map (a NaN x or y named so: "bot: the body's x
+ * is not a number (NaN)").  With a graph (tn_bot_set_graph) a tile the graph
  * stands on (tn_surf_node_of_tile: also a box over a ledge's edge, whose
  * bottom-left tile has no ground under it) is the goal as it is, the rest
  * are snapped; a graph of another profile than the body's size and `p`

@@ -400,6 +400,9 @@ tn_status tn_enemies_step(tn_enemies *s, const tn_flow *f, const int32_t *spawns
 {
     tn_status st = check_field(s, f, err);
     if (tn_failed(st)) return st;
+    if (isnan(dt)) /* "%g" prints it "nan" or "-nan" */
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "enemy: step dt is not a number (NaN)");
     if (!(dt >= 0.0f) || !isfinite(dt))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "enemy: step of %g s (must be finite and >= 0)", (double)dt);
