@@ -4634,6 +4634,14 @@ static void plain_step(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_
     tn_body_step(b, m, p, in);
 }
 
+/* a step function that loses the body's x when it walks (0 / 0 on x86:
+ * -NaN) */
+static void nan_step(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input in)
+{
+    tn_body_step(b, m, p, in);
+    if (in.left || in.right) b->x = -NAN;
+}
+
 static void test_custom_step_lattice(void **state)
 {
     (void)state;
@@ -4651,6 +4659,14 @@ static void test_custom_step_lattice(void **state)
     prof.step = slide_step;
     assert_int_equal(tn_surf_create(m, &prof, NULL, &g, &e), TN_FAILURE | TN_INVALID_PARAM);
     assert_non_null(strstr(e.msg, "after walking right stopped"));
+    /* a NaN x is named as one, never printed "nan" or "-nan" (it read
+     * "moved a standing body -nan px in its first frame walking right") */
+    prof.step = nan_step;
+    assert_int_equal(tn_surf_create(m, &prof, NULL, &g, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(
+        e.msg, "surf: the step function left the body's x not a number (NaN) in its first frame "
+               "walking right from rest"));
+    assert_null(strstr(e.msg, "nan"));
     prof.step = plain_step;
     assert_int_equal(tn_surf_create(m, &prof, NULL, &g, &e), TN_OK);
     assert_true(tn_surf_surface_count(g) == 1 && tn_surf_node_count(g) > 1);

@@ -3660,6 +3660,17 @@ done:
  * rest with right (left) held.  Returns a message's status. */
 enum { PROBE_AIR_FRAMES = 24 };
 
+/* A body the step function left at a NaN x or y, named as one ("%g"
+ * prints a move to it "nan" or "-nan"); TN_OK otherwise.  `what` says
+ * when, as the probe's other messages do. */
+static tn_status probe_nan(const tn_body *b, const char *what, const char *dir, tn_error *err)
+{
+    if (!isnan(b->x) && !isnan(b->y)) return TN_OK;
+    return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                        "surf: the step function left the body's %s not a number (NaN) %s %s",
+                        isnan(b->x) ? "x" : "y", what, dir);
+}
+
 static tn_status probe_air(const tn_surf_profile *prof, const tn_map *m, tn_body *b, int dir,
                            bool jump, float step_px, float k, const char *what, tn_error *err)
 {
@@ -3668,6 +3679,9 @@ static tn_status probe_air(const tn_surf_profile *prof, const tn_map *m, tn_body
     for (int f = 1; f <= PROBE_AIR_FRAMES; f++) {
         const float x0 = b->x;
         run_step(prof, b, m, hold);
+        tn_status nan = probe_nan(b, jump ? "in a jump" : "in a fall",
+                                  dir > 0 ? "with right held" : "with left held", err);
+        if (tn_failed(nan)) return nan;
         const float moved = b->x - x0;
         if (!(fabsf(moved - (float)dir * step_px) <= tol))
             return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
@@ -3682,6 +3696,8 @@ static tn_status probe_air(const tn_surf_profile *prof, const tn_map *m, tn_body
             const tn_input none = {false, false, false, jump};
             const float x1 = b->x;
             run_step(prof, b, m, none);
+            nan = probe_nan(b, jump ? "in a jump," : "in a fall,", "letting go in the air", err);
+            if (tn_failed(nan)) return nan;
             if (!(fabsf(b->x - x1) <= tol))
                 return tn_error_set(
                     err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
@@ -3718,6 +3734,9 @@ static tn_status probe_step(const tn_surf_profile *prof, float step_px, float k,
         const float x0 = b.x;
         const tn_input walk = {dir<0, dir> 0, false, false};
         run_step(prof, &b, &m, walk);
+        tn_status nan = probe_nan(&b, "in its first frame walking",
+                                  dir > 0 ? "right from rest" : "left from rest", err);
+        if (tn_failed(nan)) return nan;
         const float moved = b.x - x0;
         if (!(fabsf(moved - (float)dir * step_px) <= tol))
             return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
@@ -3729,6 +3748,9 @@ static tn_status probe_step(const tn_surf_profile *prof, float step_px, float k,
                                 (double)(k * (float)dir * step_px));
         const float x1 = b.x;
         run_step(prof, &b, &m, none);
+        nan = probe_nan(&b, "on the frame after walking",
+                        dir > 0 ? "right stopped" : "left stopped", err);
+        if (tn_failed(nan)) return nan;
         if (!(fabsf(b.x - x1) <= tol))
             return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                                 "surf: the step function moved a standing body %g px "
