@@ -303,8 +303,10 @@ long tn_world_frame(const tn_world *w); /* steps taken */
 /* The step counter back to 0: another map opened in the window (Tab's
  * picker) is counted from its own first step (the HUD and the status line
  * went on from the old map's, "frame 4858" on a map just opened).  A reset
- * (Ctrl+R, a script's reset) keeps counting: a script's frames are the
- * run's. */
+ * (Ctrl+R, a script's reset) keeps counting, so a script's frames are the
+ * run's; but a window run's --script and --frames, which read this counter,
+ * count on from 0 after a Tab switch (a command at frame 600 given at frame
+ * 300 of the old map runs at the new map's frame 600). */
 void tn_world_restart_frames(tn_world *w);
 /* Changes each time tn_world_replace_map puts another map in (0 for the
  * first): something made from the map outside the world is stale when
