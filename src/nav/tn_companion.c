@@ -4,6 +4,8 @@
 #endif
 #include "tn_companion.h"
 
+#include "internal/float_fields.h"
+
 #include <math.h>
 
 /* Slower than this (px/s) counts as idle. */
@@ -51,11 +53,7 @@ tn_status tn_companion_validate(const tn_companion_params *p, tn_error *err)
     if (!p) return tn_error_set(err, bad, 0, 0, "companion: no parameters (p is NULL)");
     const float L = TN_COMPANION_LENGTH_MAX, W = TN_COMPANION_WEIGHT_MAX;
     /* every float field: finite, within lo..hi; open: above lo, not at it */
-    const struct {
-        const char *name, *unit;
-        float v, lo, hi;
-        bool open;
-    } f[] = {
+    const tn_float_field f[] = {
         {"half", "px", p->half, 0.0f, TN_COMPANION_HALF_MAX, true},
         {"path_radius", "px", p->path_radius, 0.0f, TN_COMPANION_HALF_MAX, false},
         {"max_speed", "px/s", p->max_speed, 0.0f, TN_COMPANION_SPEED_MAX, true},
@@ -73,19 +71,8 @@ tn_status tn_companion_validate(const tn_companion_params *p, tn_error *err)
         {"fetch_range", "px", p->fetch_range, 0.0f, L, false},
         {"pickup_radius", "px", p->pickup_radius, 0.0f, L, true},
     };
-    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
-        float v = f[i].v;
-        if (isnan(v)) /* "%g" prints it "nan" or "-nan" */
-            return tn_error_set(err, bad, 0, 0,
-                                "companion: %s is not a number (NaN); the range is %s%g, %g]%s%s",
-                                f[i].name, f[i].open ? "(" : "[", (double)f[i].lo, (double)f[i].hi,
-                                f[i].unit[0] ? " " : "", f[i].unit);
-        bool ok = (f[i].open ? v > f[i].lo : v >= f[i].lo) && v <= f[i].hi;
-        if (!ok)
-            return tn_error_set(err, bad, 0, 0, "companion: %s %g%s%s is outside %s%g, %g]",
-                                f[i].name, (double)v, f[i].unit[0] ? " " : "", f[i].unit,
-                                f[i].open ? "(" : "[", (double)f[i].lo, (double)f[i].hi);
-    }
+    tn_status st = tn_float_fields_check("companion", f, sizeof f / sizeof f[0], err);
+    if (tn_failed(st)) return st;
     if (!(p->follow_inner < p->follow_outer))
         return tn_error_set(err, bad, 0, 0, "companion: need follow_inner (%g) < follow_outer (%g)",
                             (double)p->follow_inner, (double)p->follow_outer);

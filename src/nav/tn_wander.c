@@ -4,6 +4,8 @@
 #endif
 #include "tn_wander.h"
 
+#include "internal/float_fields.h"
+
 #include <math.h>
 
 #define PI_F 3.14159265358979f
@@ -51,11 +53,7 @@ tn_status tn_wander_validate(const tn_wander_params *p, tn_error *err)
     if (!p) return tn_error_set(err, bad, 0, 0, "wander: no parameters (p is NULL)");
     const float L = TN_WANDER_LENGTH_MAX;
     /* every float field: finite, within lo..hi; open: above lo, not at it */
-    const struct {
-        const char *name, *unit;
-        float v, lo, hi;
-        bool open;
-    } f[] = {
+    const tn_float_field f[] = {
         {"half", "px", p->half, 0.0f, TN_WANDER_HALF_MAX, true},
         {"speed", "px/s", p->speed, 0.0f, TN_WANDER_SPEED_MAX, true},
         {"bias", "", p->bias, 0.0f, 1.0f, false},
@@ -72,19 +70,8 @@ tn_status tn_wander_validate(const tn_wander_params *p, tn_error *err)
         {"arrive_radius", "px", p->arrive_radius, 0.0f, L, false},
         {"arrive_speed", "", p->arrive_speed, 0.0f, 1.0f, true},
     };
-    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
-        float v = f[i].v;
-        if (isnan(v)) /* "%g" prints it "nan" or "-nan" */
-            return tn_error_set(err, bad, 0, 0,
-                                "wander: %s is not a number (NaN); the range is %s%g, %g]%s%s",
-                                f[i].name, f[i].open ? "(" : "[", (double)f[i].lo, (double)f[i].hi,
-                                f[i].unit[0] ? " " : "", f[i].unit);
-        bool ok = (f[i].open ? v > f[i].lo : v >= f[i].lo) && v <= f[i].hi;
-        if (!ok)
-            return tn_error_set(err, bad, 0, 0, "wander: %s %g%s%s is outside %s%g, %g]", f[i].name,
-                                (double)v, f[i].unit[0] ? " " : "", f[i].unit,
-                                f[i].open ? "(" : "[", (double)f[i].lo, (double)f[i].hi);
-    }
+    tn_status st = tn_float_fields_check("wander", f, sizeof f / sizeof f[0], err);
+    if (tn_failed(st)) return st;
     if (!(p->step_min <= p->step_max && p->step_max <= p->near_dist))
         return tn_error_set(err, bad, 0, 0,
                             "wander: need step_min (%g) <= step_max (%g) <= near_dist (%g)",
