@@ -1975,6 +1975,15 @@ static void test_playback_step_said(void **state)
         assert_true(tn_playback_control(&p, w, &ov, TN_PB_REPLAY));
         /* E: which search it plays (the bar counts it) */
         assert_string_equal(tn_world_message_text(w) + strlen("replay: "), p.label);
+        /* Shift+E starting a replay says the same (it said nothing) */
+        p.active = false;
+        tn_world_message(w, "-");
+        assert_true(tn_playback_control(&p, w, &ov, TN_PB_HOLD));
+        assert_true(p.active);
+        char said[TN_WORLD_MSG_MAX];
+        snprintf(said, sizeof said, "replay: %s", p.label);
+        assert_string_equal(tn_world_message_text(w), said);
+        assert_true(tn_playback_control(&p, w, &ov, TN_PB_REPLAY));
         char want[384];
         for (int q = 1; q <= 2; q++) {
             assert_true(tn_playback_control(&p, w, &ov, TN_PB_NEXT));

@@ -1061,6 +1061,9 @@ bool tn_playback_control(tn_playback *p, tn_world *w, unsigned *overlays, int wh
                 w, "no search to replay: click with the goto tool (1) or the navmesh tool (7)");
         return false;
     }
+    /* Shift+E on no replay starts one, as E does: it says which search it
+     * plays too (it said nothing, and only E named the search) */
+    bool starts = what == TN_PB_REPLAY || (what == TN_PB_HOLD && !p->active);
     switch (what) {
     case TN_PB_HOLD:
         if (!p->active) {
@@ -1086,8 +1089,8 @@ bool tn_playback_control(tn_playback *p, tn_world *w, unsigned *overlays, int wh
     /* E says which search it plays: planner, start, goal (it said nothing,
      * and a replay of an old plan's or the navpath tool's search looked
      * like the current goto's) */
-    if (what == TN_PB_REPLAY) snprintf(cut, sizeof cut, "replay: %s", p->label);
-    if (what == TN_PB_REPLAY && p->trace.dropped > 0) {
+    if (starts) snprintf(cut, sizeof cut, "replay: %s", p->label);
+    if (starts && p->trace.dropped > 0) {
         size_t len = strlen(cut);
         snprintf(cut + len, sizeof cut - len,
                  " | the first %d of the search's %ld events (the last %ld are not kept)",
