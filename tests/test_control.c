@@ -782,12 +782,30 @@ static void test_planner_switch_says_which(void **state)
     tn_world_destroy(w);
 }
 
+/* The caller's XDG_CONFIG_HOME, kept over a test that sets its own (the
+ * tests unset it at their end, and a caller's value was lost). */
+static char *xdg_saved(void)
+{
+    const char *v = getenv("XDG_CONFIG_HOME");
+    return v ? strdup(v) : NULL;
+}
+
+static void xdg_restore(char *saved)
+{
+    if (saved)
+        setenv("XDG_CONFIG_HOME", saved, 1);
+    else
+        unsetenv("XDG_CONFIG_HOME");
+    free(saved);
+}
+
 static void test_settings(void **state)
 {
     (void)state;
     char dir[] = "/tmp/tilenav-settings-XXXXXX";
     assert_non_null(mkdtemp(dir));
     char path[512], err[512];
+    char *xdg = xdg_saved();
     setenv("XDG_CONFIG_HOME", dir, 1);
     assert_true(tn_settings_path(path, sizeof path));
     char want[600];
@@ -842,7 +860,7 @@ static void test_settings(void **state)
     snprintf(tmp, sizeof tmp, "%s/tilenav", dir);
     rmdir(tmp);
     rmdir(dir);
-    unsetenv("XDG_CONFIG_HOME");
+    xdg_restore(xdg);
 }
 
 /* Settings the game does not use are said, once each, as FILE:LINE:
@@ -1067,12 +1085,32 @@ static void test_settings_unreadable(void **state)
     memset(home, 'h', sizeof home - 1);
     home[0] = '/';
     home[sizeof home - 1] = '\0';
+    char *xdg = xdg_saved();
     setenv("XDG_CONFIG_HOME", home, 1);
     char small[710], big[740];
     assert_false(tn_settings_path(small, sizeof small)); /* 699 + 17 + 1 > 710 */
     assert_string_equal(small, "");
     assert_true(tn_settings_path(big, sizeof big));
+    xdg_restore(xdg);
+}
+
+/* The settings tests leave the caller's XDG_CONFIG_HOME as it was: set,
+ * and unset. */
+static void test_settings_keep_xdg(void **state)
+{
+    const char *was = getenv("XDG_CONFIG_HOME");
+    char *keep = was ? strdup(was) : NULL;
+    setenv("XDG_CONFIG_HOME", "/tmp/tilenav-caller-xdg", 1);
+    test_settings(state);
+    assert_string_equal(getenv("XDG_CONFIG_HOME"), "/tmp/tilenav-caller-xdg");
+    test_settings_unreadable(state);
+    assert_string_equal(getenv("XDG_CONFIG_HOME"), "/tmp/tilenav-caller-xdg");
     unsetenv("XDG_CONFIG_HOME");
+    test_settings(state);
+    test_settings_unreadable(state);
+    assert_null(getenv("XDG_CONFIG_HOME"));
+    if (keep) setenv("XDG_CONFIG_HOME", keep, 1);
+    free(keep);
 }
 
 static void test_reset(void **state)
@@ -2791,6 +2829,7 @@ int main(void)
         cmocka_unit_test(test_settings_check),
         cmocka_unit_test(test_settings_written_as_read),
         cmocka_unit_test(test_settings_unreadable),
+        cmocka_unit_test(test_settings_keep_xdg),
         cmocka_unit_test(test_start_moved),
         cmocka_unit_test(test_reset_from_pipe),
         cmocka_unit_test(test_playback_large_map_says_why),
