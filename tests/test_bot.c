@@ -3549,6 +3549,35 @@ static void test_no_lattice_steps_off_grazed_column(void **state)
     }
 }
 
+/* A 1x2 classic bot on maps/demo.map, jump 4, walking at `walk` px/s,
+ * standing at tile (sx, sy) (the map's start for sx < 0). */
+static void demo_walk_rig(rig *r, float walk, int sx, int sy)
+{
+    r->m = tu_load_map("maps/demo.map");
+    r->p = tn_phys_default(4);
+    r->p.walk_speed = walk;
+    assert_int_equal(tn_path_create(r->m->w, r->m->h, &r->p, 0, NULL, &r->pf, NULL), TN_OK);
+    assert_int_equal(tn_bot_create(NULL, NULL, &r->bot, NULL), TN_OK);
+    tn_body_place(&r->body, &r->p, 1, 2, sx < 0 ? r->m->start_x : sx, sx < 0 ? r->m->start_y : sy);
+    tn_body_settle(&r->body, r->m, &r->p);
+}
+
+/* demo_walk_rig's bot sent from (sx, sy) to (gx, gy): it arrives there
+ * within 3,000 steps on at most max_plans plans. */
+static void demo_walk_trip(float walk, int sx, int sy, int gx, int gy, int max_plans)
+{
+    rig r;
+    demo_walk_rig(&r, walk, sx, sy);
+    assert_int_equal(tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, gx, gy, NULL), TN_OK);
+    run(&r, 3000);
+    tn_bot_info info = tn_bot_get_info(r.bot);
+    if (info.state != TN_BOT_ARRIVED || info.plans > max_plans)
+        fail_msg("walk %g px/s: %s after %d plans at x %.3f, y %.3f", (double)walk,
+                 tn_bot_state_name(info.state), info.plans, (double)r.body.x, (double)r.body.y);
+    assert_at(&r, gx, gy);
+    rig_free(&r);
+}
+
 /* Without a walk lattice (150 px/s) a walk toward a walk-off node ends
  * within the snap of it while still standing on a sliver of the ledge
  * (x = 479.5 on maps/demo.map, over column 30's drop by 0.5 px): the bot
@@ -3558,13 +3587,7 @@ static void test_no_lattice_walks_off_sliver(void **state)
 {
     (void)state;
     rig r;
-    r.m = tu_load_map("maps/demo.map");
-    r.p = tn_phys_default(4);
-    r.p.walk_speed = 150.0f;
-    assert_int_equal(tn_path_create(r.m->w, r.m->h, &r.p, 0, NULL, &r.pf, NULL), TN_OK);
-    assert_int_equal(tn_bot_create(NULL, NULL, &r.bot, NULL), TN_OK);
-    tn_body_place(&r.body, &r.p, 1, 2, r.m->start_x, r.m->start_y);
-    tn_body_settle(&r.body, r.m, &r.p);
+    demo_walk_rig(&r, 150.0f, -1, -1);
     assert_int_equal(tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, 55, 29, NULL), TN_OK);
     run(&r, 3000);
     tn_bot_info info = tn_bot_get_info(r.bot);
@@ -3596,24 +3619,7 @@ static void test_no_lattice_takes_off_beside_block(void **state)
 {
     (void)state;
     const float walks[] = {175.0f, 170.0f, 155.0f, 100.0f, 160.0f};
-    for (int k = 0; k < 5; k++) {
-        rig r;
-        r.m = tu_load_map("maps/demo.map");
-        r.p = tn_phys_default(4);
-        r.p.walk_speed = walks[k];
-        assert_int_equal(tn_path_create(r.m->w, r.m->h, &r.p, 0, NULL, &r.pf, NULL), TN_OK);
-        assert_int_equal(tn_bot_create(NULL, NULL, &r.bot, NULL), TN_OK);
-        tn_body_place(&r.body, &r.p, 1, 2, 55, 16);
-        tn_body_settle(&r.body, r.m, &r.p);
-        assert_int_equal(tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, 18, 19, NULL), TN_OK);
-        run(&r, 3000);
-        tn_bot_info info = tn_bot_get_info(r.bot);
-        if (info.state != TN_BOT_ARRIVED || info.plans != 1)
-            fail_msg("walk %g px/s: %s after %d plans at x %.3f, y %.3f", (double)walks[k],
-                     tn_bot_state_name(info.state), info.plans, (double)r.body.x, (double)r.body.y);
-        assert_at(&r, 18, 19);
-        rig_free(&r);
-    }
+    for (int k = 0; k < 5; k++) demo_walk_trip(walks[k], 55, 16, 18, 19, 1);
 }
 
 /* Without a walk lattice (145 px/s: 2.42 px a step) a jump left from the
@@ -3627,24 +3633,7 @@ static void test_no_lattice_steps_into_shaft(void **state)
 {
     (void)state;
     const float walks[] = {145.0f, 165.0f, 160.0f};
-    for (int k = 0; k < 3; k++) {
-        rig r;
-        r.m = tu_load_map("maps/demo.map");
-        r.p = tn_phys_default(4);
-        r.p.walk_speed = walks[k];
-        assert_int_equal(tn_path_create(r.m->w, r.m->h, &r.p, 0, NULL, &r.pf, NULL), TN_OK);
-        assert_int_equal(tn_bot_create(NULL, NULL, &r.bot, NULL), TN_OK);
-        tn_body_place(&r.body, &r.p, 1, 2, 16, 19);
-        tn_body_settle(&r.body, r.m, &r.p);
-        assert_int_equal(tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, 3, 33, NULL), TN_OK);
-        run(&r, 3000);
-        tn_bot_info info = tn_bot_get_info(r.bot);
-        if (info.state != TN_BOT_ARRIVED || info.plans > 2)
-            fail_msg("walk %g px/s: %s after %d plans at x %.3f, y %.3f", (double)walks[k],
-                     tn_bot_state_name(info.state), info.plans, (double)r.body.x, (double)r.body.y);
-        assert_at(&r, 3, 33);
-        rig_free(&r);
-    }
+    for (int k = 0; k < 3; k++) demo_walk_trip(walks[k], 16, 19, 3, 33, 2);
 }
 
 /* Without a walk lattice (145 px/s) a walk off the one-way ledge of row 13
@@ -3657,22 +3646,7 @@ static void test_no_lattice_steps_into_shaft(void **state)
 static void test_no_lattice_falls_clear_of_grazed_block(void **state)
 {
     (void)state;
-    rig r;
-    r.m = tu_load_map("maps/demo.map");
-    r.p = tn_phys_default(4);
-    r.p.walk_speed = 145.0f;
-    assert_int_equal(tn_path_create(r.m->w, r.m->h, &r.p, 0, NULL, &r.pf, NULL), TN_OK);
-    assert_int_equal(tn_bot_create(NULL, NULL, &r.bot, NULL), TN_OK);
-    tn_body_place(&r.body, &r.p, 1, 2, 62, 8);
-    tn_body_settle(&r.body, r.m, &r.p);
-    assert_int_equal(tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, 68, 28, NULL), TN_OK);
-    run(&r, 3000);
-    tn_bot_info info = tn_bot_get_info(r.bot);
-    if (info.state != TN_BOT_ARRIVED || info.plans != 1)
-        fail_msg("%s after %d plans at x %.3f, y %.3f", tn_bot_state_name(info.state), info.plans,
-                 (double)r.body.x, (double)r.body.y);
-    assert_at(&r, 68, 28);
-    rig_free(&r);
+    demo_walk_trip(145.0f, 62, 8, 68, 28, 1);
 }
 
 static void test_memory_counted(void **state)
