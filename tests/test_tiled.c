@@ -658,6 +658,74 @@ static void stored_chunk(int k, char *out, size_t cap)
     out[o] = '\0';
 }
 
+/* The infinite 32x32 map of test_save_infinite_keeps_chunks (TMX: fmt 0,
+ * TMJ: 1) with chunks b64[0..3], into doc; level < -1: no compressionlevel.
+ * Returns its length. */
+static int infinite_doc(int fmt, int level, char b64[4][2048], char *doc, size_t cap)
+{
+    char lv[64] = "";
+    if (level >= -1)
+        snprintf(lv, sizeof lv, fmt ? "\"compressionlevel\":%d, " : " compressionlevel=\"%d\"",
+                 level);
+    int n = 0;
+    if (!fmt) {
+        n += snprintf(doc + n, cap - (size_t)n,
+                      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                      "<map version=\"1.10\" orientation=\"orthogonal\" "
+                      "renderorder=\"right-down\" width=\"32\" height=\"32\" tilewidth=\"16\" "
+                      "tileheight=\"16\" infinite=\"1\" nextlayerid=\"3\" nextobjectid=\"2\"%s>\n"
+                      " <tileset firstgid=\"1\" name=\"t\" tilewidth=\"16\" tileheight=\"16\" "
+                      "tilecount=\"1\" columns=\"1\">\n"
+                      "  <image source=\"t.png\" width=\"16\" height=\"16\"/>\n"
+                      "  <tile id=\"0\"><properties><property name=\"kind\" "
+                      "value=\"block\"/></properties></tile>\n"
+                      " </tileset>\n"
+                      " <layer id=\"1\" name=\"terrain\" width=\"32\" height=\"32\">\n"
+                      "  <data encoding=\"base64\" compression=\"zlib\">\n",
+                      lv);
+        for (int k = 0; k < 4; k++)
+            n += snprintf(doc + n, cap - (size_t)n,
+                          "   <chunk x=\"%d\" y=\"%d\" width=\"16\" height=\"16\">\n%s\n"
+                          "</chunk>\n",
+                          k % 2 * 16, k / 2 * 16, b64[k]);
+        n += snprintf(doc + n, cap - (size_t)n,
+                      "  </data>\n </layer>\n"
+                      " <objectgroup id=\"2\" name=\"marks\">\n"
+                      "  <object id=\"1\" type=\"start\" x=\"40\" y=\"472\"><point/></object>\n"
+                      " </objectgroup>\n</map>\n");
+    } else {
+        n += snprintf(doc + n, cap - (size_t)n,
+                      "{ %s\"height\":32, \"infinite\":true, \"layers\":[\n"
+                      "  { \"chunks\":[\n",
+                      lv);
+        for (int k = 0; k < 4; k++)
+            n += snprintf(doc + n, cap - (size_t)n,
+                          "   %s{ \"data\":\"%s\", \"height\":16, \"width\":16, \"x\":%d, "
+                          "\"y\":%d }\n",
+                          k ? "," : "", b64[k], k % 2 * 16, k / 2 * 16);
+        n += snprintf(doc + n, cap - (size_t)n,
+                      "   ], \"compression\":\"zlib\", \"encoding\":\"base64\", "
+                      "\"height\":32, \"id\":1, \"name\":\"terrain\", \"opacity\":1, "
+                      "\"startx\":0, \"starty\":0, \"type\":\"tilelayer\", \"visible\":true, "
+                      "\"width\":32, \"x\":0, \"y\":0 },\n"
+                      "  { \"draworder\":\"topdown\", \"id\":2, \"name\":\"marks\", "
+                      "\"objects\":[{ \"id\":1, \"type\":\"start\", \"x\":40, \"y\":472, "
+                      "\"point\":true }], \"opacity\":1, \"type\":\"objectgroup\", "
+                      "\"visible\":true, \"x\":0, \"y\":0 }],\n"
+                      " \"nextlayerid\":3, \"nextobjectid\":2, \"orientation\":\"orthogonal\", "
+                      "\"renderorder\":\"right-down\", \"tileheight\":16,\n"
+                      " \"tilesets\":[{ \"columns\":1, \"firstgid\":1, \"image\":\"t.png\", "
+                      "\"imageheight\":16, \"imagewidth\":16, \"margin\":0, \"name\":\"t\", "
+                      "\"spacing\":0, \"tilecount\":1, \"tileheight\":16, \"tilewidth\":16, "
+                      "\"tiles\":[{ \"id\":0, \"properties\":[{ \"name\":\"kind\", "
+                      "\"type\":\"string\", \"value\":\"block\" }] }] }],\n"
+                      " \"tilewidth\":16, \"type\":\"map\", \"version\":\"1.10\", "
+                      "\"width\":32 }\n");
+    }
+    assert_true(n > 0 && (size_t)n < cap);
+    return n;
+}
+
 /* A one-tile edit of an infinite map re-encodes only the chunk it is in:
  * the other chunks keep their text byte for byte (a save re-encoded every
  * chunk: on a 2048x2048 map of 16x16 base64+zlib chunks, 0.8-1.3 s of a
@@ -675,60 +743,7 @@ static void test_save_infinite_keeps_chunks(void **state)
         char path[256], err[512];
         snprintf(path, sizeof path, "%s/inf.%s", dir, fmt ? "tmj" : "tmx");
         static char doc[32768];
-        int n = 0;
-        if (!fmt) {
-            n += snprintf(doc + n, sizeof doc - (size_t)n,
-                          "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                          "<map version=\"1.10\" orientation=\"orthogonal\" "
-                          "renderorder=\"right-down\" width=\"32\" height=\"32\" tilewidth=\"16\" "
-                          "tileheight=\"16\" infinite=\"1\" nextlayerid=\"3\" nextobjectid=\"2\">\n"
-                          " <tileset firstgid=\"1\" name=\"t\" tilewidth=\"16\" tileheight=\"16\" "
-                          "tilecount=\"1\" columns=\"1\">\n"
-                          "  <image source=\"t.png\" width=\"16\" height=\"16\"/>\n"
-                          "  <tile id=\"0\"><properties><property name=\"kind\" "
-                          "value=\"block\"/></properties></tile>\n"
-                          " </tileset>\n"
-                          " <layer id=\"1\" name=\"terrain\" width=\"32\" height=\"32\">\n"
-                          "  <data encoding=\"base64\" compression=\"zlib\">\n");
-            for (int k = 0; k < 4; k++)
-                n += snprintf(doc + n, sizeof doc - (size_t)n,
-                              "   <chunk x=\"%d\" y=\"%d\" width=\"16\" height=\"16\">\n%s\n"
-                              "</chunk>\n",
-                              k % 2 * 16, k / 2 * 16, b64[k]);
-            n += snprintf(doc + n, sizeof doc - (size_t)n,
-                          "  </data>\n </layer>\n"
-                          " <objectgroup id=\"2\" name=\"marks\">\n"
-                          "  <object id=\"1\" type=\"start\" x=\"40\" y=\"472\"><point/></object>\n"
-                          " </objectgroup>\n</map>\n");
-        } else {
-            n += snprintf(doc + n, sizeof doc - (size_t)n,
-                          "{ \"height\":32, \"infinite\":true, \"layers\":[\n"
-                          "  { \"chunks\":[\n");
-            for (int k = 0; k < 4; k++)
-                n += snprintf(doc + n, sizeof doc - (size_t)n,
-                              "   %s{ \"data\":\"%s\", \"height\":16, \"width\":16, \"x\":%d, "
-                              "\"y\":%d }\n",
-                              k ? "," : "", b64[k], k % 2 * 16, k / 2 * 16);
-            n += snprintf(doc + n, sizeof doc - (size_t)n,
-                          "   ], \"compression\":\"zlib\", \"encoding\":\"base64\", "
-                          "\"height\":32, \"id\":1, \"name\":\"terrain\", \"opacity\":1, "
-                          "\"startx\":0, \"starty\":0, \"type\":\"tilelayer\", \"visible\":true, "
-                          "\"width\":32, \"x\":0, \"y\":0 },\n"
-                          "  { \"draworder\":\"topdown\", \"id\":2, \"name\":\"marks\", "
-                          "\"objects\":[{ \"id\":1, \"type\":\"start\", \"x\":40, \"y\":472, "
-                          "\"point\":true }], \"opacity\":1, \"type\":\"objectgroup\", "
-                          "\"visible\":true, \"x\":0, \"y\":0 }],\n"
-                          " \"nextlayerid\":3, \"nextobjectid\":2, \"orientation\":\"orthogonal\", "
-                          "\"renderorder\":\"right-down\", \"tileheight\":16,\n"
-                          " \"tilesets\":[{ \"columns\":1, \"firstgid\":1, \"image\":\"t.png\", "
-                          "\"imageheight\":16, \"imagewidth\":16, \"margin\":0, \"name\":\"t\", "
-                          "\"spacing\":0, \"tilecount\":1, \"tileheight\":16, \"tilewidth\":16, "
-                          "\"tiles\":[{ \"id\":0, \"properties\":[{ \"name\":\"kind\", "
-                          "\"type\":\"string\", \"value\":\"block\" }] }] }],\n"
-                          " \"tilewidth\":16, \"type\":\"map\", \"version\":\"1.10\", "
-                          "\"width\":32 }\n");
-        }
-        assert_true(n > 0 && (size_t)n < sizeof doc);
+        int n = infinite_doc(fmt, -2, b64, doc, sizeof doc);
         write_bytes(path, doc, (size_t)n);
         tn_map *m = tu_load_map(path);
         assert_int_equal(m->w, 32);
@@ -758,6 +773,84 @@ static void test_save_infinite_keeps_chunks(void **state)
         tn_map_destroy(back);
         tn_map_destroy(m);
         free(saved);
+    }
+    rm_scratch(dir);
+}
+
+/* The chunk data in a saved infinite map that is none of b64[0..3] (the
+ * one a save encoded anew), copied into out. */
+static void reencoded_chunk(const char *saved, int fmt, char b64[4][2048], char *out, size_t cap)
+{
+    int found = 0;
+    const char *key = fmt ? "\"data\":" : "height=\"16\">";
+    for (const char *p = strstr(saved, key); p; p = strstr(p + 1, key)) {
+        const char *t = p + strlen(key);
+        while (*t == '\n' || *t == '\r' || *t == ' ' || *t == '\t' || (fmt && *t == '"')) t++;
+        size_t len = strcspn(t, fmt ? "\"" : "\r\n< ");
+        bool old = false;
+        for (int k = 0; k < 4; k++) old |= strlen(b64[k]) == len && !memcmp(b64[k], t, len);
+        if (old) continue;
+        assert_true(len < cap);
+        memcpy(out, t, len);
+        out[len] = '\0';
+        found++;
+    }
+    if (found != 1) fail_msg("%d new chunks in:\n%s", found, saved);
+}
+
+/* A chunk a save encodes anew is deflated at the map's compressionlevel,
+ * as Tiled would (-1: zlib's default; others bounded to 1..9): it was
+ * always zlib's default.  zlib's header says the level class (RFC 1950
+ * FLEVEL: 78 01 fastest, 78 9C default, 78 DA best; base64 "eA", "eJ",
+ * "eN"); a level outside -1..22 is refused naming the map's line. */
+static void test_save_compression_level(void **state)
+{
+    (void)state;
+    char dir[64];
+    strcpy(dir, "/tmp/tn_test_tiled_XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    static char b64[4][2048];
+    for (int k = 0; k < 4; k++) stored_chunk(k, b64[k], sizeof b64[k]);
+    const struct {
+        int level;
+        const char *head;
+    } cases[] = {{-2, "eJ"}, {-1, "eJ"}, {0, "eA"}, {1, "eA"}, {6, "eJ"}, {9, "eN"}, {22, "eN"}};
+    for (int fmt = 0; fmt < 2; fmt++)
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+            char path[256], err[512];
+            snprintf(path, sizeof path, "%s/lvl.%s", dir, fmt ? "tmj" : "tmx");
+            static char doc[32768];
+            int n = infinite_doc(fmt, cases[c].level, b64, doc, sizeof doc);
+            write_bytes(path, doc, (size_t)n);
+            tn_map *m = tu_load_map(path);
+            tn_map_set_tile(m, 20, 5, TN_TILE_BLOCK, NULL);
+            if (tn_save_map(m, path, err, sizeof err) != 0) fail_msg("%s", err);
+            size_t len;
+            char *saved = slurp(path, &len);
+            static char fresh[4096];
+            reencoded_chunk(saved, fmt, b64, fresh, sizeof fresh);
+            if (strncmp(fresh, cases[c].head, 2) != 0)
+                fail_msg("%s, compressionlevel %d: the new chunk starts '%.4s', not '%s'", path,
+                         cases[c].level, fresh, cases[c].head);
+            tn_map *back = tu_load_map(path);
+            assert_true(tn_map_equal(back, m));
+            tn_map_destroy(back);
+            tn_map_destroy(m);
+            free(saved);
+        }
+    /* out of range, or not a number: the load says where */
+    for (int fmt = 0; fmt < 2; fmt++) {
+        char path[256], err[512];
+        snprintf(path, sizeof path, "%s/bad.%s", dir, fmt ? "tmj" : "tmx");
+        static char doc[32768];
+        int n = infinite_doc(fmt, 23, b64, doc, sizeof doc);
+        write_bytes(path, doc, (size_t)n);
+        tn_map *m = NULL;
+        assert_int_not_equal(tn_tiled_load(path, &m, err, sizeof err), 0);
+        assert_null(m);
+        if (!strstr(err, "compressionlevel") || !strstr(err, "-1..22") || !strstr(err, path))
+            fail_msg("%s", err);
+        if (!fmt && !strstr(err, ":2:")) fail_msg("no line 2: %s", err);
     }
     rm_scratch(dir);
 }
@@ -2849,6 +2942,7 @@ int main(void)
         cmocka_unit_test(test_save_keeps_bom),
         cmocka_unit_test(test_save_keeps_line_breaks),
         cmocka_unit_test(test_save_infinite_keeps_chunks),
+        cmocka_unit_test(test_save_compression_level),
         cmocka_unit_test(test_cr_only_lines),
         cmocka_unit_test(test_save_start_outside),
         cmocka_unit_test(test_save_keeps_numbers),

@@ -112,6 +112,10 @@ typedef struct doc {
     cJSON *json;
     long long w, h, tw, th;
     bool infinite;
+    /* The map's compressionlevel as zlib takes it for the data a save
+     * encodes anew: Z_DEFAULT_COMPRESSION (Tiled's -1) or 1..9 (Tiled
+     * bounds a zlib or gzip level so; up to 22 is zstd's and allowed). */
+    int zlevel;
     long long ox, oy; /* Tiled coordinates of map cell 0,0 */
     tkind *kinds;
     size_t nkinds, capkinds;
@@ -1907,6 +1911,14 @@ static int tmx_layers(doc *d, xmlNodePtr parent, int depth)
     return 0;
 }
 
+/* Tiled's compressionlevel (-1: the default; up to 22 for zstd) as the
+ * level zlib and gzip data are deflated at: -1 the default, others
+ * bounded to 1..9 as Tiled bounds them. */
+static int zlib_level(long long lvl)
+{
+    return lvl < 0 ? Z_DEFAULT_COMPRESSION : lvl < 1 ? 1 : lvl > 9 ? 9 : (int)lvl;
+}
+
 static int tmx_scan(doc *d)
 {
     xmlNodePtr m = xmlDocGetRootElement(d->xdoc);
@@ -1932,6 +1944,9 @@ static int tmx_scan(doc *d)
         return -1;
     d->infinite = inf == 1;
     if (!d->infinite && check_size(d, "the map", d->w, d->h)) return -1;
+    long long lvl;
+    if (xint(d, m, "compressionlevel", -1, 22, false, -1, "the map", &lvl)) return -1;
+    d->zlevel = zlib_level(lvl);
     for (xmlNodePtr n = m->children; n; n = n->next) {
         if (!xis(n, "tileset")) continue;
         d->at = n;
@@ -2071,6 +2086,9 @@ static int tmj_scan(doc *d)
         jint(d, m, "tileheight", 1, 65536, true, 0, "the map", &d->th))
         return -1;
     if (!d->infinite && check_size(d, "the map", d->w, d->h)) return -1;
+    long long lvl;
+    if (jint(d, m, "compressionlevel", -1, 22, false, -1, "the map", &lvl)) return -1;
+    d->zlevel = zlib_level(lvl);
     cJSON *tss = jget(m, "tilesets"), *ts;
     if (tss && !cJSON_IsArray(tss)) return fail(d, "\"tilesets\" is not an array");
     int i = 0;
@@ -2979,8 +2997,7 @@ static int encode_gids(doc *d, const uint32_t *g, int w, int h, int enc, int com
     }
     z_stream z;
     memset(&z, 0, sizeof z);
-    if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED,
-                     comp == CMP_GZIP ? 16 + MAX_WBITS : MAX_WBITS, 8,
+    if (deflateInit2(&z, d->zlevel, Z_DEFLATED, comp == CMP_GZIP ? 16 + MAX_WBITS : MAX_WBITS, 8,
                      Z_DEFAULT_STRATEGY) != Z_OK) {
         free(raw);
         return fail(d, "out of memory");
