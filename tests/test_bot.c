@@ -1060,9 +1060,9 @@ typedef struct classic_rig {
     tn_phys_params p;
 } classic_rig;
 
-static classic_rig classic_rig_map(tn_map *m, float jump)
+static classic_rig classic_rig_map(tn_map *m, tn_phys_params p)
 {
-    classic_rig r = {m, NULL, NULL, tn_phys_default(jump)};
+    classic_rig r = {m, NULL, NULL, p};
     assert_true(tn_succeeded(tn_path_create(m->w, m->h, &r.p, 0, NULL, &r.pf, NULL)));
     assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &r.bot, NULL)));
     return r;
@@ -1072,17 +1072,23 @@ static classic_rig classic_rig_text(const char *text, float jump)
 {
     tn_map *m = NULL;
     assert_int_equal(tn_map_parse(text, strlen(text), "rig", NULL, &m, NULL), TN_OK);
-    return classic_rig_map(m, jump);
+    return classic_rig_map(m, tn_phys_default(jump));
 }
 
-static classic_rig classic_rig_level(int L, float jump)
+/* Level L of tilenav-bench arrival --seed `seed` under physics p. */
+static classic_rig classic_rig_seed(uint64_t seed, int L, tn_phys_params p)
 {
     tn_map *m = NULL;
     tn_rng rng;
     assert_int_equal(tn_map_create(48, 28, NULL, &m, NULL), TN_OK);
-    tn_rng_seed(&rng, 1, (uint64_t)L);
+    tn_rng_seed(&rng, seed, (uint64_t)L);
     assert_int_equal(tn_levelgen_platformer(m, &rng, NULL), TN_OK);
-    return classic_rig_map(m, jump);
+    return classic_rig_map(m, p);
+}
+
+static classic_rig classic_rig_level(int L, float jump)
+{
+    return classic_rig_seed(1, L, tn_phys_default(jump));
 }
 
 static void classic_rig_free(classic_rig *r)
@@ -3649,6 +3655,42 @@ static void test_no_lattice_falls_clear_of_grazed_block(void **state)
     demo_walk_trip(145.0f, 62, 8, 68, 28, 1);
 }
 
+/* Without a walk lattice (150 px/s: 2.5 px a step) the classic bot's way
+ * on in level 9 of tilenav-bench arrival --seed 4 (a 1-wide body, from
+ * (11,6) to (39,17)) is a drop through the one-way row 12 at column 35
+ * onto a one-tile hole in the blocks of row 13, exactly the box's width.
+ * The walk reached the drop's node at x = 559.5, half a pixel short; the
+ * body came down on a sliver of block (34,13), no step from there fits
+ * the hole (557, 562) and no wall mends it: off_lattice is false with no
+ * lattice, so the wall walk and the look off the platform's end were
+ * never tried, and the bot re-planned the same drop until STUCK (49
+ * re-plans, every jump height 2..8 and height 1..3).  A wall is no help
+ * unless a whole number of steps from the hole (the block of row 12 at
+ * x = 528 is 12.8 steps away): it walks off the platform's right end and
+ * back into its side (x = 640, a tile edge), lands below, plans from
+ * there and arrives (at 160 px/s, a lattice, it arrived already). */
+static void test_no_lattice_hole_off_the_end(void **state)
+{
+    (void)state;
+    const float walks[] = {150.0f, 160.0f};
+    for (int k = 0; k < 2; k++)
+        for (int jump = 2; jump <= 8; jump += 3)
+            for (int h = 1; h <= 3; h++) {
+                tn_phys_params p = tn_phys_default((float)jump);
+                p.walk_speed = walks[k];
+                classic_rig r = classic_rig_seed(4, 9, p);
+                int rp = 0;
+                if (!classic_pushed_trip(r.m, r.pf, r.bot, &r.p, 1, h, 11, 6, 39, 17, 0.0f, 0, 3000,
+                                         &rp) ||
+                    rp > 3)
+                    fail_msg("walk %g, jump %d, 1x%d: %s after %d re-plans", (double)walks[k], jump,
+                             h, tn_bot_state_name(tn_bot_get_info(r.bot).state), rp);
+                if (k == 0) /* (the look off the platform's end made the last plan) */
+                    assert_string_equal(tn_bot_get_info(r.bot).plan_reason, "back on the lattice");
+                classic_rig_free(&r);
+            }
+}
+
 static void test_memory_counted(void **state)
 {
     (void)state;
@@ -3742,6 +3784,7 @@ int main(void)
         cmocka_unit_test(test_no_lattice_takes_off_beside_block),
         cmocka_unit_test(test_no_lattice_steps_into_shaft),
         cmocka_unit_test(test_no_lattice_falls_clear_of_grazed_block),
+        cmocka_unit_test(test_no_lattice_hole_off_the_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

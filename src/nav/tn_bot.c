@@ -58,6 +58,7 @@ struct tn_bot {
     int ledge, ledge_wait;
     bool no_wall; /* wall_side found none from (no_wall_x, no_wall_y) since the plan */
     float no_wall_x, no_wall_y;
+    float wall_cx;   /* the x of the way down they walk for (start_wall_walk) */
     long look_steps; /* classic: steps simulated on copies since the goal (tn_bot_info) */
     bool took_off;
     int jump_tx, jump_ty; /* the tile where the last jump was pressed */
@@ -1985,6 +1986,25 @@ static bool has_lattice(const tn_bot *b)
     return roundf(n) >= 1.0f && fabsf(n - roundf(n)) <= 1e-3f;
 }
 
+/* Where the wall walks (wall_side, ledge_side) take a body: off the walk
+ * lattice; with none, off a tile edge (the one lattice point a wall's
+ * contact gives: a walk from there reaches only the x a whole number of
+ * steps away, steps_to). */
+static bool off_grid(const tn_bot *b, const tn_body *body)
+{
+    if (has_lattice(b)) return off_lattice(b, body);
+    const float T = b->phys.tile_px;
+    return fabsf(body->x - roundf(body->x / T) * T) > ALIGN(T);
+}
+
+/* A walk from x reaches cx (a whole number of steps away); false for a
+ * NaN cx. */
+static bool steps_to(const tn_bot *b, float x, float cx)
+{
+    const float step = b->phys.walk_speed * b->phys.dt, n = (cx - x) / step;
+    return fabsf(n - roundf(n)) * step <= ALIGN(b->phys.tile_px);
+}
+
 /* The classic "column beside the body is clear" test: the column the body
  * is entering when it moves in `dir`, over the rows from the body's box to
  * `to`'s box (and the row above while rising). */
@@ -2134,10 +2154,12 @@ static bool sliver_way_down(tn_bot *b, const tn_map *m, const tn_body *body, flo
  * copy; 0 when it would walk off its ground first (or none is near).  The
  * steps the walk takes in *steps.  Each way's walk, when it left the
  * ground, in off[0] (left) and off[1] (right), its steps in offk[] (0:
- * it did not). */
+ * it did not).  With no walk lattice only a wall from which a walk
+ * reaches cx (the node's x the way down needs) counts (steps_to; none
+ * for a NaN cx): from any other the bot came back to a sliver again. */
 #define WALL_TILES 64
-static int wall_side(tn_bot *b, const tn_map *m, const tn_body *body, int *steps, tn_body off[2],
-                     int offk[2])
+static int wall_side(tn_bot *b, const tn_map *m, const tn_body *body, float cx, int *steps,
+                     tn_body off[2], int offk[2])
 {
     const float step = b->phys.walk_speed * b->phys.dt;
     const int limit = (int)ceilf((float)WALL_TILES * b->phys.tile_px / step);
@@ -2153,11 +2175,13 @@ static int wall_side(tn_bot *b, const tn_map *m, const tn_body *body, int *steps
                 offk[d > 0] = k;
                 break;
             }
-            if (t.hit_wall || !off_lattice(b, &t)) {
+            if (has_lattice(b) ? t.hit_wall || !off_lattice(b, &t)
+                               : t.hit_wall && steps_to(b, t.x, cx)) {
                 best = d;
                 best_k = k;
                 break;
             }
+            if (t.hit_wall) break; /* (no lattice: a wall that is no help) */
         }
     }
     *steps = best_k;
@@ -2180,16 +2204,16 @@ static int wall_side(tn_bot *b, const tn_map *m, const tn_body *body, int *steps
  * one-way platform whose way up is a gap exactly the box's width: no
  * wall on it and no side to its ends, it jumped into the gap's edge
  * until STUCK; off its end it lands on blocks beside a wall. */
-static bool one_way_landing(tn_bot *b, const tn_map *m, tn_body *t, int *f)
+static bool one_way_landing(tn_bot *b, const tn_map *m, tn_body *t, float cx, int *f)
 {
-    if (!off_lattice(b, t)) return false;
+    if (!off_grid(b, t)) return false;
     int steps = 0, offk[2];
     tn_body off[2];
-    const int d = wall_side(b, m, t, &steps, off, offk);
+    const int d = wall_side(b, m, t, cx, &steps, off, offk);
     if (!d) return false;
     for (int k = 0; k < steps; k++, b->look_steps++) tn_body_step(t, m, &b->phys, walk_toward(d));
     *f += steps;
-    return t->on_ground && !off_lattice(b, t);
+    return t->on_ground && !off_grid(b, t);
 }
 
 /* No wall on its ground (wall_side found none): the walk off an end of
@@ -2207,8 +2231,10 @@ static bool one_way_landing(tn_bot *b, const tn_map *m, tn_body *t, int *f)
  * nothing that leads on).  Level 320 of tilenav-bench arrival (3x2, jump
  * 4), pushed 1.3 px on a platform whose one way down is a hole exactly the
  * box's width, with no wall on it: every hole position bridged it (STUCK
- * after 49 re-plans). */
-static bool ledge_side(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body off[2],
+ * after 49 re-plans).  With no walk lattice only a landing a whole number
+ * of steps from cx counts (as wall_side's walls: from any other the walk
+ * came back to the sliver beside the way down). */
+static bool ledge_side(tn_bot *b, tn_path *pf, const tn_map *m, float cx, const tn_body off[2],
                        const int offk[2], int *dir, int *wait, int *steps)
 {
     if (!pf) return false;
@@ -2216,18 +2242,19 @@ static bool ledge_side(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body of
     int best = INT_MAX, lx = INT_MIN, ly = INT_MIN, searches = 0;
     for (int d = -1; d <= 1; d += 2) {
         const int k = offk[d > 0];
-        if (k == 0 || !off_lattice(b, &off[d > 0])) continue; /* (no ledge near) */
+        if (k == 0 || !off_grid(b, &off[d > 0])) continue; /* (no ledge near) */
         for (int w = 0; w <= LEDGE_WAITS && k + w < best; w++) {
             tn_body t = off[d > 0];
             int f = 0;
-            for (; f < LEDGE_FALL && !t.on_ground && off_lattice(b, &t); f++, b->look_steps++)
+            for (; f < LEDGE_FALL && !t.on_ground && off_grid(b, &t); f++, b->look_steps++)
                 tn_body_step(&t, m, &b->phys, f < w ? none : walk_toward(-d));
             /* (landed: no side met; with no wait, a wall where it landed) */
-            if (t.on_ground && (w > 0 || !one_way_landing(b, m, &t, &f))) continue;
-            if (!t.on_ground && off_lattice(b, &t)) continue; /* (no side met) */
+            if (t.on_ground && (w > 0 || !one_way_landing(b, m, &t, cx, &f))) continue;
+            if (!t.on_ground && off_grid(b, &t)) continue; /* (no side met) */
             for (; f < LEDGE_FALL && !t.on_ground; f++, b->look_steps++)
                 tn_body_step(&t, m, &b->phys, none);
             if (!t.on_ground || k + f >= best) continue;
+            if (!has_lattice(b) && !steps_to(b, t.x, cx)) continue; /* (no help) */
             int tx, ty;
             tn_body_tile(&t, &b->phys, &tx, &ty);
             if ((tx == lx && ty == ly) || searches == LEDGE_SEARCHES) continue; /* (asked) */
@@ -2259,17 +2286,20 @@ static bool ledge_side(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body of
  * Not from the tile where the last walk that got back on the lattice began
  * (walk_tx, for the goal; a walk cut short by a plan does not count): it
  * mended nothing (pushed every frame, a wind put the box on the lattice
- * and off it again, and each walk re-planned, until STUCK). */
-static bool start_wall_walk(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
+ * and off it again, and each walk re-planned, until STUCK).  With no walk
+ * lattice, only on a sliver beside a way down at cx (NaN elsewhere: there
+ * the walks are not tried), off a tile edge (off_grid). */
+static bool start_wall_walk(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body, float cx)
 {
-    if (!off_lattice(b, body)) return false;
+    if (!off_grid(b, body) || (!has_lattice(b) && isnan(cx))) return false;
     if (b->no_wall && body->x == b->no_wall_x && body->y == b->no_wall_y) return false;
     int tx, ty;
     tn_body_tile(body, &b->phys, &tx, &ty);
     if (tx == b->walk_tx && ty == b->walk_ty) return false; /* (it mended nothing: again) */
     int steps = 0, wait = 0, offk[2];
     tn_body off[2];
-    b->wall_dir = wall_side(b, m, body, &steps, off, offk);
+    b->wall_cx = cx;
+    b->wall_dir = wall_side(b, m, body, cx, &steps, off, offk);
     b->ledge = 0;
     if (!b->wall_dir && (offk[0] || offk[1]) && b->hold) {
         /* (ledge_side searches: they wait for the hold to be lifted, the
@@ -2279,7 +2309,7 @@ static bool start_wall_walk(tn_bot *b, tn_path *pf, const tn_map *m, const tn_bo
         b->since_node = 0;
         return false;
     }
-    if (!b->wall_dir && ledge_side(b, pf, m, off, offk, &b->wall_dir, &wait, &steps)) {
+    if (!b->wall_dir && ledge_side(b, pf, m, cx, off, offk, &b->wall_dir, &wait, &steps)) {
         b->ledge = 1;
         b->ledge_wait = wait;
     }
@@ -2412,7 +2442,7 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
              * where ledge_side found a wall on the ground: walk into it */
             b->wall_dir = 0;
             b->ledge = 0;
-            if (start_wall_walk(b, pf, m, body)) return walk_toward(b->wall_dir);
+            if (start_wall_walk(b, pf, m, body, b->wall_cx)) return walk_toward(b->wall_dir);
         }
         float feet = body->y + (float)body->h * T;
         int land = -1;
@@ -2443,7 +2473,7 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
                                                  (tx == b->off_tx && ty == b->off_ty));
             b->off_tx = tx;
             b->off_ty = ty;
-            if (again && start_wall_walk(b, pf, m, body)) return walk_toward(b->wall_dir);
+            if (again && start_wall_walk(b, pf, m, body, NAN)) return walk_toward(b->wall_dir);
             if (hold_plan(b)) return in;
             replan(b, pf, m, body);
             if (!tn_bot_active(b) || b->n == 0) return in;
@@ -2461,7 +2491,7 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
         b->still = b->since_node = 0;
         b->last_x = body->x;
         b->last_y = body->y;
-        if (b->ledge == 1 && off_lattice(b, body) && --b->wall_left > 0) {
+        if (b->ledge == 1 && off_grid(b, body) && --b->wall_left > 0) {
             if (b->ledge_wait > 0) {
                 b->ledge_wait--;
                 return in;
@@ -2482,7 +2512,7 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
         if (!tn_bot_active(b) || b->n == 0) return in;
     }
     if (b->wall_dir) {
-        if (ground && !body->hit_wall && off_lattice(b, body)) {
+        if (ground && !body->hit_wall && (off_grid(b, body) || !has_lattice(b))) {
             if (--b->wall_left > 0) {
                 b->still = b->since_node = 0;
                 b->last_x = body->x;
@@ -2528,7 +2558,7 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
         b->why = "stuck";
         /* off the lattice, the same plan from here fails the same way:
          * first back onto it at a wall */
-        if (ground && start_wall_walk(b, pf, m, body)) return walk_toward(b->wall_dir);
+        if (ground && start_wall_walk(b, pf, m, body, NAN)) return walk_toward(b->wall_dir);
         if (ground) {
             if (hold_plan(b)) return in;
             replan(b, pf, m, body);
@@ -2639,7 +2669,7 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
             in.right = way.right;
             in.down = way.down;
             b->nudged = true;
-        } else if (!dir && start_wall_walk(b, pf, m, body)) {
+        } else if (!dir && start_wall_walk(b, pf, m, body, node_px(b, c->x))) {
             return walk_toward(b->wall_dir); /* no step leaves: back onto the lattice */
         }
     }
@@ -2665,7 +2695,7 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
                 b->nudged = true;
             } else if (b->cur > 0 && off_lattice(b, body) && rise_blocked(b, m, body, body->x) &&
                        !rise_blocked(b, m, body, node_px(b, b->path[b->cur - 1].x)) &&
-                       start_wall_walk(b, pf, m, body)) {
+                       start_wall_walk(b, pf, m, body, NAN)) {
                 /* pushed off the lattice, the rise meets a block it would
                  * not from the take-off node: back onto the lattice first */
                 return walk_toward(b->wall_dir);

@@ -103,7 +103,11 @@
  *    the tile where the last walk that got there began, for a goal), and a walk held
  *    from its wall for stuck_steps frames more
  *    than it takes counts as stuck.  Only where the walking step divides a
- *    tile (the default 8/3 px of 16: a lattice); a body on the lattice
+ *    tile (the default 8/3 px of 16: a lattice), or, with no lattice, on
+ *    a sliver beside a way down that no step leaves: there a wall, or a
+ *    landing by a ledge's side, counts only a whole number of steps from
+ *    the way down (a walk from a tile edge reaches no other x there), and
+ *    a body on a tile edge does none of it; a body on the lattice
  *    never does any of this (measured in docs/surf.md, "The classic bot
  *    pushed").  A push into a block (a knock-back toward a wall, or into
  *    a ledge's corner in a fall) is undone by the physics' next step
