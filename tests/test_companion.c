@@ -293,6 +293,54 @@ static void check_route(const char *map, const float *route, int npts, float ctx
     tn_map_destroy(m);
 }
 
+/* Every character size of the world (1..3 x 1..9 tiles): the anchor of a
+ * big one lies inside its box, and following pulled the companion into its
+ * clearance (by a 3-tile-wide one it rested 5.6 px from the box, a 2-wide
+ * one 7.9 px, not char_clearance's 10; under a character it rested 2 px
+ * below it).  Now it settles char_clearance from the box: beside a standing
+ * character, and round from under a floating one. */
+static void test_keeps_clearance_of_any_character_size(void **state)
+{
+    (void)state;
+    tn_map *m = open_floor_map();
+    tn_agent_nav nav = tnav_make(m);
+    const tn_companion_params p = tn_companion_default_params();
+    for (int under = 0; under < 2; under++)
+        for (int w = 1; w <= 3; w++)
+            for (int h = 1; h <= 9; h++) {
+                const float hw = 0.5f * (float)w * T, hh = 0.5f * (float)h * T;
+                /* standing on the floor, or floating over the middle */
+                const float cx = 40 * T, cy = under ? 8 * T : 20 * T - hh;
+                tn_companion c;
+                if (under)
+                    tn_companion_init(&c, cx, cy + hh + p.half + 4.0f, 0); /* straight under */
+                else
+                    tn_companion_init(&c, cx - hw - 40.0f, cy - 20.0f, 0);
+                float lo = INFINITY, hi = -INFINITY, to_anchor = 0;
+                for (int k = 0; k < 600; k++) {
+                    tn_companion_env e = {m, &nav, cx, cy, 0, 0, hw, hh, NULL, -1, NULL, 0, DT};
+                    tn_companion_step(&c, &p, &e);
+                    if (k < 300) continue; /* settled */
+                    float ax, ay;
+                    tn_companion_anchor(&p, &e, &ax, &ay);
+                    to_anchor = tn_maxf(to_anchor, tn_len(c.x - ax, c.y - ay));
+                    float ox = fabsf(c.x - cx) - hw - p.half, oy = fabsf(c.y - cy) - hh - p.half;
+                    float gap = ox > 0 && oy > 0 ? tn_len(ox, oy) : tn_maxf(ox, oy);
+                    lo = tn_minf(lo, gap);
+                    hi = tn_maxf(hi, gap);
+                }
+                /* at char_clearance, or farther where following is content
+                 * (within follow_inner of the anchor: a small character) */
+                if (!(lo >= p.char_clearance - 0.05f &&
+                      (hi <= p.char_clearance + 1.0f || to_anchor <= p.follow_inner + 0.5f)))
+                    fail_msg("%dx%d character%s: box gap %.2f..%.2f px after settling, "
+                             "%.1f px from its anchor; want char_clearance %.0f",
+                             w, h, under ? ", from under it" : "", (double)lo, (double)hi,
+                             (double)to_anchor, (double)p.char_clearance);
+            }
+    tn_map_destroy(m);
+}
+
 static void test_regains_sight_behind_door_wall(void **state)
 {
     (void)state;
@@ -841,6 +889,7 @@ int main(void)
         cmocka_unit_test(test_follows_walking_character),
         cmocka_unit_test(test_params_ranges),
         cmocka_unit_test(test_keeps_clear_of_enemies),
+        cmocka_unit_test(test_keeps_clearance_of_any_character_size),
         cmocka_unit_test(test_regains_sight_behind_door_wall),
         cmocka_unit_test(test_regains_sight_round_ubend),
         cmocka_unit_test(test_paths_over_a_narrow_gap),

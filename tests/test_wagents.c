@@ -419,6 +419,60 @@ static void test_draw_and_determinism(void **state)
     assert_string_equal(a, b);
 }
 
+/* The companion's gap to the character's box (px; < 0: overlapping). */
+static float companion_gap(const tn_world *w)
+{
+    const tn_wagents *s = tn_wagents_of(w);
+    const tn_body *b = tn_world_character(w);
+    const float hw = 0.5f * (float)b->w * T, hh = 0.5f * (float)b->h * T;
+    const float ox = fabsf(s->companion.x - (b->x + hw)) - hw - s->cparams.half;
+    const float oy = fabsf(s->companion.y - (b->y + hh)) - hh - s->cparams.half;
+    return ox > 0 && oy > 0 ? hypotf(ox, oy) : fmaxf(ox, oy);
+}
+
+/* Every character size the sliders and `set char_width/char_height` allow:
+ * the companion keeps clear of the character's box.  The follow radii are
+ * measured from its anchor, 20 px above the character's centre, which for a
+ * big character is deep inside its box: following pulled the companion into
+ * the clearance, the separation alone held it off (3 tiles wide: it stood
+ * 5.6 px from the box, 2 wide 7.9 px, not the 10 px char_clearance).  On an
+ * open floor: standing, walking right and back (never inside the box), then
+ * standing again. */
+static void test_companion_clear_of_every_character_size(void **state)
+{
+    (void)state;
+    for (int cw = 1; cw <= 3; cw++)
+        for (int ch = 1; ch <= 9; ch++) {
+            tn_map *m = NULL;
+            assert_true(tn_succeeded(tn_map_create(60, 30, NULL, &m, NULL)));
+            for (int x = 0; x < 60; x++) tn_map_set_tile(m, x, 29, TN_TILE_BLOCK, NULL);
+            m->start_x = 30, m->start_y = 28;
+            tn_world_config cfg = tn_world_default_config();
+            tn_world *w;
+            tn_error e;
+            if (tn_failed(tn_world_create(m, &cfg, NULL, &w, &e))) fail_msg("%s", e.msg);
+            /* as the sliders set it, from the default 1x2 */
+            if (tn_failed(tn_world_set(w, "char_width", cw, &e)) ||
+                tn_failed(tn_world_set(w, "char_height", ch, &e)))
+                fail_msg("%dx%d: %s", cw, ch, e.msg);
+            const float clearance = tn_wagents_of(w)->cparams.char_clearance;
+            float inside = INFINITY, settled = INFINITY;
+            for (int f = 0; f < 900; f++) {
+                tn_input in = {.right = f >= 300 && f < 420, .left = f >= 420 && f < 540};
+                tn_world_set_input(w, in);
+                step_checked(w, 1);
+                const float g = companion_gap(w);
+                inside = fminf(inside, g);
+                if (f >= 800) settled = fminf(settled, g);
+            }
+            if (inside < -1e-3f || settled < clearance - 0.05f)
+                fail_msg("%dx%d character: companion %.2f px from its box at the closest, "
+                         "%.2f px after settling (char_clearance %.0f)",
+                         cw, ch, (double)inside, (double)settled, (double)clearance);
+            tn_world_destroy(w);
+        }
+}
+
 /* Wanderers made on a big map start 6..20 tiles from their target (the
  * character): 400 random tries over a 1024x1024 map miss that ring (0.1%
  * of it), and they were put anywhere in the target's region (the HUD read
@@ -462,6 +516,7 @@ int main(void)
         cmocka_unit_test(test_map_without_room),
         cmocka_unit_test(test_setters_check_ranges),
         cmocka_unit_test(test_wanderers_near_target_on_big_map),
+        cmocka_unit_test(test_companion_clear_of_every_character_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -436,6 +436,56 @@ void tn_companion_anchor(const tn_companion_params *p, const tn_companion_env *e
     if (!tn_steer_box_free(e->map, *x, *y, p->half)) *y = e->char_y;
 }
 
+/* The follow pull (fx, fy) of a companion within char_clearance of the
+ * character's box, on the side with outward normal (nx, ny).  The anchor of
+ * a big character lies inside its box (hover px above its centre: 72 px
+ * under the top of a 9-tile one), so the follow radii end inside the box
+ * and the pull drew the companion into the character's clearance, held off
+ * there only by the separation (by a 3-tile-wide character it rested 5.6 px
+ * from the box, not char_clearance).  So the pull keeps only its part along
+ * the box, none toward it: the companion rests at char_clearance and still
+ * slides round toward the anchor.  On the side away from the anchor (under
+ * the character) that part leads back under the middle, where it would
+ * rest: there it goes round instead, at full pull, along the box toward the
+ * anchor's side, or (straight under it) the nearer way round that no block
+ * closes, else the other; with both closed the pull stays as it was. */
+static void follow_off_character(const tn_companion *c, const tn_companion_params *p,
+                                 const tn_companion_env *e, float ax, float ay, float nx, float ny,
+                                 float *fx, float *fy)
+{
+    const float into = *fx * nx + *fy * ny;
+    if (into >= 0.0f) return;
+    const float rx = ax - e->char_x, ry = ay - e->char_y; /* the anchor from the centre */
+    if (rx * nx + ry * ny >= 0.0f) {
+        *fx -= into * nx;
+        *fy -= into * ny;
+        return;
+    }
+    const float pull = tn_len(*fx, *fy);
+    float k = rx * ny - ry * nx; /* > 0: the anchor's side is along (ny, -nx) */
+    if (fabsf(k) < 1e-3f * tn_len(rx, ry)) {
+        /* Straight across: the way round along the box's side to its far
+         * edge (grown by half + char_clearance + 1), unless a block closes
+         * it.  The sides are axis-aligned here (a corner's normal gives
+         * k != 0). */
+        const float s = (c->x - e->char_x) * ny - (c->y - e->char_y) * nx;
+        const float gx = e->char_hw + p->half + p->char_clearance + 1.0f;
+        const float gy = e->char_hh + p->half + p->char_clearance + 1.0f;
+        k = 0.0f;
+        for (int pass = 0; pass < 2 && k == 0.0f; pass++) {
+            const float dir = (s >= 0.0f) == (pass == 0) ? 1.0f : -1.0f; /* along (ny, -nx) */
+            const float ex = ny != 0.0f ? e->char_x + dir * ny * gx : c->x;
+            const float ey = nx != 0.0f ? e->char_y - dir * nx * gy : c->y;
+            if (tn_steer_rect_free(e->map, tn_minf(c->x, ex) - p->half, tn_minf(c->y, ey) - p->half,
+                                   tn_maxf(c->x, ex) + p->half, tn_maxf(c->y, ey) + p->half))
+                k = dir;
+        }
+        if (k == 0.0f) return; /* both ways closed */
+    }
+    *fx = (k > 0.0f ? ny : -ny) * pull;
+    *fy = (k > 0.0f ? -nx : nx) * pull;
+}
+
 static void follow_velocity(const tn_companion *c, const tn_companion_params *p,
                             const tn_companion_env *e, float *vx, float *vy)
 {
@@ -448,8 +498,12 @@ static void follow_velocity(const tn_companion *c, const tn_companion_params *p,
     else if (d > p->follow_inner)
         speed = p->max_speed * (d - p->follow_inner) / (p->follow_outer - p->follow_inner);
     if (d > 0.0f) {
-        *vx += p->w_follow * speed * dx / d;
-        *vy += p->w_follow * speed * dy / d;
+        float fx = p->w_follow * speed * dx / d, fy = p->w_follow * speed * dy / d;
+        float nx, ny;
+        if (char_gap(c, p, e, &nx, &ny) < p->char_clearance)
+            follow_off_character(c, p, e, ax, ay, nx, ny, &fx, &fy);
+        *vx += fx;
+        *vy += fy;
     }
     *vx += p->w_align * e->char_vx;
     *vy += p->w_align * e->char_vy;

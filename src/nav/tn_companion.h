@@ -8,7 +8,17 @@
  *  - following (cohesion): toward its anchor, `hover` px above the
  *    character's centre (it flies at head height); zero inside
  *    follow_inner (no hugging), rising linearly to max_speed at
- *    follow_outer, and max_speed beyond it (hurry);
+ *    follow_outer, and max_speed beyond it (hurry).  The character's size
+ *    (env char_hw, char_hh) bounds it: within char_clearance of the box
+ *    the pull keeps only its part along the box, none toward it, so the
+ *    companion rests char_clearance from the box of a character of any
+ *    size, even one whose box holds the anchor or reaches past
+ *    follow_outer (a 3x9-tile one: 72 px above and below its centre); on
+ *    the box's side away from the anchor (under the character) it goes
+ *    round at full pull toward the anchor's side, straight under it the
+ *    nearer way no block closes (test_companion: every size of 1..3 x
+ *    1..9 tiles settles 10 px off; the 3-tile-wide ones rested 5.6 px off,
+ *    the separation alone holding them out of the box);
  *  - alignment: w_align times the character's velocity, so it keeps pace
  *    instead of trailing behind;
  *  - separation from the character: away from its box when the gap between
@@ -111,8 +121,9 @@ typedef struct tn_companion_params {
     float half;              /* half-size of its square box, px; 5 */
     float max_speed;         /* px/s; 220 */
     float max_accel;         /* px/s^2; 2400 (0 -> 220 px/s in 6 steps) */
-    float follow_inner;      /* px from the character's centre; 24 */
-    float follow_outer;      /* px; 48 (the follow radius) */
+    float follow_inner;      /* px from its anchor (see hover); 24 */
+    float follow_outer;      /* px; 48 (the follow radius; the character's box
+                                bounds both: see EACH STEP) */
     float hover;             /* px: it follows the point this far above the
                                 character's centre (its anchor); 20 */
     float w_follow;          /* weight of following; 1 */

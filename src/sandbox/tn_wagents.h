@@ -30,7 +30,9 @@
  *
  * Parameters (range-checked by the world core): companion_speed (px/s:
  * the companion's max_speed), follow_distance (tiles: follow_outer; the
- * inner radius is half of it), wanderers, bias, smoothness.
+ * inner radius is half of it; at every character size the companion keeps
+ * char_clearance off the character's box, tn_companion.h), wanderers,
+ * bias, smoothness.
  * JSON: ,"companion":{"state":"follow|search|fetch","x":PX,"y":PY,
  *        "sees_character":BOOL,"items":N},"wanderers":{"count":N,
  *        "mean_distance":X}  (X: mean distance to the target in tiles,
