@@ -456,6 +456,30 @@ static int fetch_one(const tn_map *m, const tn_agent_nav *nav, const tn_companio
     return picked;
 }
 
+/* A character too big for the follow radii: a 3x9-tile one with follow
+ * radii of 8 and 16 px (the world's follow_distance 1) has every spot
+ * char_clearance off its box more than follow_outer from its anchor.  The
+ * companion resting there counted as never idle and never fetched; resting
+ * as close as the clearance lets it counts as at its place. */
+static void test_fetches_beside_big_character(void **state)
+{
+    (void)state;
+    tn_map *m = open_floor_map();
+    tn_agent_nav nav = tnav_make(m);
+    tn_companion_params p = tn_companion_default_params();
+    p.follow_inner = 8.0f;
+    p.follow_outer = 16.0f;
+    const float hw = 1.5f * T, hh = 4.5f * T, cx = 40 * T, cy = 20 * T - hh;
+    float items[2] = {cx - 6 * T, 19.5f * T}; /* on the floor, 6 tiles to its left */
+    tn_companion c;
+    tn_companion_init(&c, cx - hw - 20.0f, cy - 20.0f, 0);
+    int ran, fetching;
+    int picked = fetch_one(m, &nav, &p, &c, cx, cy, hw, hh, items, 1200, true, &ran, &fetching);
+    print_message("3x9 character, follow radii 8..16 px: picked %d after %d steps\n", picked, ran);
+    assert_int_equal(picked, 0);
+    tn_map_destroy(m);
+}
+
 /* An item under the character (the companion's box on it would overlap
  * the character's) cannot be picked up: the companion is pushed out of the
  * character's box.  It used to fetch it anyway and stay in FETCH for good,
@@ -894,6 +918,7 @@ int main(void)
         cmocka_unit_test(test_regains_sight_round_ubend),
         cmocka_unit_test(test_paths_over_a_narrow_gap),
         cmocka_unit_test(test_fetches_reachable_items),
+        cmocka_unit_test(test_fetches_beside_big_character),
         cmocka_unit_test(test_leaves_item_under_character),
         cmocka_unit_test(test_fetches_item_behind_character),
         cmocka_unit_test(test_gives_up_item_past_blocking_character),

@@ -702,11 +702,16 @@ int tn_companion_step(tn_companion *c, const tn_companion_params *p, const tn_co
         c->look_now = true; /* look for the character right away */
     }
     if (c->state == TN_COMPANION_FOLLOW && c->sees) {
-        float ax, ay;
+        float ax, ay, nx, ny;
         tn_companion_anchor(p, e, &ax, &ay);
         float d2 = tn_len2(ax - c->x, ay - c->y);
-        bool idle = d2 <= p->follow_outer * p->follow_outer &&
-                    tn_len2(c->vx, c->vy) < IDLE_SPEED * IDLE_SPEED;
+        /* at its place: within follow_outer of the anchor, or as close as
+         * the clearance lets it come (the anchor of a big character, or of
+         * any with a short follow_outer, is farther than that from every
+         * spot char_clearance off the box) */
+        bool near = d2 <= p->follow_outer * p->follow_outer ||
+                    char_gap(c, p, e, &nx, &ny) <= p->char_clearance + 1.0f;
+        bool idle = near && tn_len2(c->vx, c->vy) < IDLE_SPEED * IDLE_SPEED;
         c->idle = idle ? c->idle + 1 : 0;
         if (c->idle >= p->idle_steps && c->cooldown == 0 && e->nitems > 0) {
             c->idle = 0;

@@ -63,7 +63,9 @@
  * wall or round a U-bend it sees it again within 87-147 steps.)
  *
  * ITEMS.  After idle_steps steps in FOLLOW, seeing the character, within
- * follow_outer of its anchor and slower than 20 px/s, it considers the items within
+ * follow_outer of its anchor (or char_clearance + 1 px of its box: as
+ * close as it comes to a big character) and slower than 20 px/s, it
+ * considers the items within
  * fetch_range of the character: the up-to-4 nearest in a straight line get a
  * path each and it FETCHes the one with the shortest path.  Within
  * pickup_radius of the item it picks it up (tn_companion_step returns the
