@@ -1911,6 +1911,63 @@ static void test_companion_label_off_character(void **state)
     rig_close(&k);
 }
 
+/* The companion's label stays readable over the flow overlay: the flow
+ * field's grey arrows showed between and through the letters of its
+ * "follow" (a playtest over the demo map's field).  The label is drawn
+ * last in the map view, on a plate: at 1/2x, 1x and 2x, with the companion
+ * settled by the character, not one pixel of the label's box changes when
+ * the flow overlay is switched on, while the arrows do change the pixels
+ * round it. */
+static void test_companion_label_over_flow(void **state)
+{
+    (void)state;
+    gfx_rig k;
+    rig_open(&k);
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    for (int i = 0; i < 300; i++) tn_world_step(w);
+    assert_non_null(tn_world_flow(w));
+    tn_view v;
+    tn_view_init(&v, w, 0);
+    const int zooms[] = {2, 4, 7}; /* 1/2x, 1x, 2x */
+    const int lh = tn_gfx_line_height(&k.g, TN_FONT_TINY);
+    for (int z = 0; z < 3; z++) {
+        v.zoom = zooms[z];
+        tn_camera c = tn_camera_make(w, &v);
+        label_at l = {0};
+        tn_debug_draw dd = {&l, NULL, NULL, NULL, NULL, la_text};
+        tn_wagents_draw(w, &dd, TN_OVERLAY_COMPANION, c.scale);
+        assert_string_equal(l.text, "follow");
+        const int x0 = (int)floorf(tn_camera_sx(&c, l.x)), y0 = (int)floorf(tn_camera_sy(&c, l.y));
+        const int x1 = x0 + tn_gfx_text_width(&k.g, TN_FONT_TINY, l.text), y1 = y0 + lh;
+        assert_true(x0 >= c.view.x && y0 >= c.view.y && x1 <= c.view.x + c.view.w &&
+                    y1 <= c.view.y + c.view.h);
+        v.overlays = TN_OVERLAY_COMPANION;
+        SDL_Surface *off = shoot_view(w, &v);
+        v.overlays = TN_OVERLAY_COMPANION | TN_OVERLAY_FLOW;
+        SDL_Surface *on = shoot_view(w, &v);
+        int in_box = 0, round = 0; /* changed pixels in the box, and up to 40 px round it */
+        for (int y = y0 - 40; y < y1 + 40; y++)
+            for (int x = x0 - 40; x < x1 + 40; x++) {
+                if (x < c.view.x || y < c.view.y || x >= c.view.x + c.view.w ||
+                    y >= c.view.y + c.view.h || pixel(on, x, y) == pixel(off, x, y))
+                    continue;
+                if (x >= x0 && x < x1 && y >= y0 && y < y1)
+                    in_box++;
+                else
+                    round++;
+            }
+        printf("  zoom %gx: label [%d,%d)x[%d,%d): %d pixels changed by the flow overlay, %d "
+               "round it\n",
+               (double)c.scale, x0, x1, y0, y1, in_box, round);
+        assert_int_equal(in_box, 0);
+        assert_true(round > 100);
+        SDL_FreeSurface(off);
+        SDL_FreeSurface(on);
+    }
+    tn_world_destroy(w);
+    rig_close(&k);
+}
+
 /* The mouse-tile readout never covers a pinned inspect card: for the
  * mouse anywhere in the map view (every 4 px), the readout stays inside
  * the view and off the card.  (The old rule, below right of the mouse
@@ -2318,6 +2375,7 @@ int main(void)
         cmocka_unit_test(test_flow_arrows_hidden_when_small),
         cmocka_unit_test(test_agent_labels_hidden_when_small),
         cmocka_unit_test(test_companion_label_off_character),
+        cmocka_unit_test(test_companion_label_over_flow),
         cmocka_unit_test(test_help_scroll_hint),
         cmocka_unit_test(test_help_hint_own_row),
         cmocka_unit_test(test_picker_more_hint),

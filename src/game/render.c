@@ -469,10 +469,22 @@ int tn_clip_poly_rect(float *x, float *y, int n, float *ox, float *oy, float x0,
     return n;
 }
 
+/* Labels in the world (the companion's state) kept for the end of the map
+ * view's drawing: over every overlay, the marks and the character. */
+#define DD_LABELS_MAX 8
+typedef struct dd_label {
+    float x, y; /* top-left in the frame */
+    uint32_t rgba;
+    char s[40];
+} dd_label;
+
 typedef struct dd_ctx {
     tn_gfx *g;
     const tn_camera *c;
-    float lw; /* line width on screen */
+    float lw;   /* line width on screen */
+    bool defer; /* keep labels for dd_labels_draw (else draw them at once) */
+    int nlabels;
+    dd_label label[DD_LABELS_MAX];
 } dd_ctx;
 
 /* min and max without fminf's NaN rules (a libm call each here) */
@@ -561,13 +573,39 @@ static void dd_tri(void *u, float x0, float y0, float x1, float y1, float x2, fl
  * companion line still says the state. */
 #define LABEL_MIN_TILE_PX 8.0f
 
+/* A label on a plate of the HUD's background, a pixel and two wider than
+ * the text: readable over anything (the flow overlay's arrows, grey like
+ * its letters, showed between and through them: "follow" was hard to
+ * read over the field). */
+static void label_draw(tn_gfx *g, float sx, float sy, const char *s, uint32_t rgba)
+{
+    const float w = (float)tn_gfx_text_width(g, TN_FONT_TINY, s);
+    const float h = (float)tn_gfx_line_height(g, TN_FONT_TINY);
+    tn_gfx_rect(g, sx - 2.0f, sy, w + 4.0f, h, TN_COL_HUD_BG);
+    tn_gfx_text(g, TN_FONT_TINY, sx, sy, s, rgba);
+}
+
 static void dd_text(void *u, float x, float y, const char *s, uint32_t rgba)
 {
     dd_ctx *d = u;
     if (tile_px_of(d->c) < LABEL_MIN_TILE_PX) return;
     float sx = tn_camera_sx(d->c, x), sy = tn_camera_sy(d->c, y);
     if (!visible(d, sx - 400, sy - 20, sx + 400, sy + 20)) return;
-    tn_gfx_text(d->g, TN_FONT_TINY, sx, sy, s, rgba);
+    if (d->defer && d->nlabels < DD_LABELS_MAX && strlen(s) < sizeof d->label[0].s) {
+        dd_label *l = &d->label[d->nlabels++];
+        l->x = sx, l->y = sy, l->rgba = rgba;
+        memcpy(l->s, s, strlen(s) + 1);
+        return;
+    }
+    label_draw(d->g, sx, sy, s, rgba);
+}
+
+/* The labels dd_text kept, in the order given. */
+static void dd_labels_draw(dd_ctx *d)
+{
+    for (int i = 0; i < d->nlabels; i++)
+        label_draw(d->g, d->label[i].x, d->label[i].y, d->label[i].s, d->label[i].rgba);
+    d->nlabels = 0;
 }
 
 static float dd_width(const tn_camera *c) { return tn_clampf((float)c->ts / 10.0f, 1.25f, 3.0f); }
@@ -596,7 +634,7 @@ static void layer_paint(tn_gfx *g, const tn_world *w, const tn_camera *c, unsign
     tn_gfx_clip(g, &strip);
     tn_gfx_rect(g, (float)strip.x, (float)strip.y, (float)strip.w, (float)strip.h, TN_COL_VOID);
     draw_tiles(g, w, &cc, false);
-    dd_ctx ctx = {g, &cc, dd_width(c)};
+    dd_ctx ctx = {.g = g, .c = &cc, .lw = dd_width(c)};
     tn_debug_draw dd = {&ctx, dd_line, dd_rect, dd_circle, dd_tri, dd_text};
     if (what & LAYER_FLOW) { /* under the mesh, as drawn; the strip's world pixels */
         float sv[4];
@@ -930,7 +968,7 @@ void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v)
     tn_gfx_frame(g, (float)c.ox - 1, (float)c.oy - 1, (float)(m->w * c.ts) + 2,
                  (float)(m->h * c.ts) + 2, 1, TN_COL_PANEL_EDGE);
 
-    dd_ctx ctx = {g, &c, dd_width(&c)};
+    dd_ctx ctx = {.g = g, .c = &c, .lw = dd_width(&c), .defer = true};
     tn_debug_draw dd = {&ctx, dd_line, dd_rect, dd_circle, dd_tri, dd_text};
     if (tn_playback_visible(v->pb, overlays)) { /* the replay replaces the still picture */
         draw_playback(g, w, v->pb, &c);
@@ -945,6 +983,7 @@ void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v)
     if (tn_playback_visible(v->pb, v->overlays)) draw_playback_marks(g, w, v->pb, &c);
     draw_marks_on_top(g, w, &c);
     draw_character(g, w, v, &c);
+    dd_labels_draw(&ctx); /* over the overlays, the marks and the character */
     /* (the 8-connected note: tn_enemy flies tile edge to tile edge, so
      * 4-connected steps only) */
     const char *note[2];
