@@ -202,36 +202,6 @@ static void test_status_two_lines_not_struck(void **state)
                  edge, TN_VIEW_W - 8 - from, y0);
 }
 
-/* The panel's sliders in small frames (1:1 windows down to 900x500): the
- * knob and track sit between a row's 12 px label (baseline 11 px under its
- * top) and the next row's (capitals from 3 px under its top).  At 900x500
- * the track ran through the labels and the knob covered them. */
-static void test_sliders_clear_labels(void **state)
-{
-    (void)state;
-    int n;
-    tn_world_params(&n);
-    const int size[][2] = {{900, 500}, {1024, 600}, {1280, 720}};
-    for (int k = 0; k < 3; k++) {
-        tn_ui_set_size(size[k][0], size[k][1]);
-        for (int i = 0; i < n; i++) {
-            int ly, ty, ly2, ty2;
-            float kr, kr2;
-            tn_ui_slider_geom(i, n, &ly, &ty, &kr);
-            if ((float)ty - kr < (float)(ly + 11))
-                fail_msg("%dx%d slider %d: knob top %.1f over its label (baseline %d)", size[k][0],
-                         size[k][1], i, (double)((float)ty - kr), ly + 11);
-            if (i + 1 < n) {
-                tn_ui_slider_geom(i + 1, n, &ly2, &ty2, &kr2);
-                if ((float)ty + kr > (float)(ly2 + 3))
-                    fail_msg("%dx%d slider %d: knob bottom %.1f over the next label (%d)",
-                             size[k][0], size[k][1], i, (double)((float)ty + kr), ly2 + 3);
-            }
-        }
-    }
-    tn_ui_set_size(TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H);
-}
-
 /* The HUD's first line has no " | " to wrap at: in a narrow window
  * (900x500: a 640 px map view, 620 px of text) it drops the pacing and the
  * renderer, then the times, so the frame and the unsaved marker stay in
@@ -728,6 +698,141 @@ static void rig_close(gfx_rig *k)
     TTF_Quit();
 }
 
+/* Whether the disc (cx, cy, r) and the rectangle b overlap (touching does
+ * not count). */
+static bool disc_hits(float cx, float cy, float r, const SDL_Rect *b)
+{
+    const float nx = cx < (float)b->x            ? (float)b->x
+                     : cx > (float)(b->x + b->w) ? (float)(b->x + b->w)
+                                                 : cx;
+    const float ny = cy < (float)b->y            ? (float)b->y
+                     : cy > (float)(b->y + b->h) ? (float)(b->y + b->h)
+                                                 : cy;
+    return b->w > 0 && b->h > 0 && (cx - nx) * (cx - nx) + (cy - ny) * (cy - ny) < r * r;
+}
+
+/* A press (or a move, with the button held when drag) at (x, y) in the panel. */
+static void panel_mouse(tn_view *v, tn_world *w, Uint32 type, int x, int y)
+{
+    SDL_Event e = {0};
+    e.type = type;
+    if (type == SDL_MOUSEMOTION) {
+        e.motion.x = x, e.motion.y = y;
+    } else {
+        e.button.button = SDL_BUTTON_LEFT;
+        e.button.x = x, e.button.y = y;
+    }
+    tn_ui_panel_mouse(v, w, &e, x, y);
+}
+
+/* The panel's sliders in every frame the window has (1:1 from 900x500 up to
+ * 1280x720, and taller ones in a narrow window): no knob, at either end of
+ * its track and the larger one under the mouse, covers any row's text (its
+ * label's and value's boxes, the real fonts' text inside them), and each
+ * track lies in the panel.  At 900x500 (19 px rows, the track under a 12 px
+ * label) a knob at either end covered the next row's label ("Char height",
+ * "Companion speed").  The hit areas are where the drawing is: a press on a
+ * knob at either end drags that slider, one on a label does not, and
+ * hovering a knob shows its help in the footer. */
+static void test_sliders_clear_text(void **state)
+{
+    (void)state;
+    gfx_rig k;
+    rig_open(&k);
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    int n;
+    const tn_param_info *pi = tn_world_params(&n);
+    int checked = 0;
+    for (int h = 500; h <= 1100; h++) {
+        const int fw = h == 720 ? 1280 : 900;
+        tn_ui_set_size(fw, h);
+        for (int i = 0; i < n; i++) {
+            tn_ui_slider_box b;
+            tn_ui_slider_geom(i, n, &b);
+            const float r = b.knob_r;
+            if ((float)b.x0 - r < (float)(TN_VIEW_W + 1) || (float)b.x1 + r > (float)TN_FRAME_W ||
+                b.x1 - b.x0 < 40 || (float)b.y - r < (float)(b.row.y - 2) ||
+                (float)b.y + r > (float)(b.row.y + b.row.h + 2))
+                fail_msg("%dx%d slider %d: track %d..%d at y %d (knob %.1f) is not in its row "
+                         "(%d,%d %dx%d) in the panel (x %d..%d)",
+                         fw, h, i, b.x0, b.x1, b.y, (double)r, b.row.x, b.row.y, b.row.w, b.row.h,
+                         TN_VIEW_W + 1, TN_FRAME_W);
+            /* the text fits the boxes the knobs keep out of */
+            char label[64], lo[48], hi[48];
+            tn_ui_param_label(pi[i].name, label, sizeof label);
+            tn_ui_param_value(&pi[i], pi[i].min, lo, sizeof lo);
+            tn_ui_param_value(&pi[i], pi[i].max, hi, sizeof hi);
+            const tn_font_id vf = b.font == TN_FONT_UI ? TN_FONT_MONO : TN_FONT_SMALL;
+            const int lw = tn_gfx_text_width(&k.g, b.font, label);
+            const int vw =
+                tn_maxi(tn_gfx_text_width(&k.g, vf, lo), tn_gfx_text_width(&k.g, vf, hi));
+            if (tn_gfx_line_height(&k.g, b.font) > b.label.h ||
+                tn_gfx_line_height(&k.g, vf) > b.value.h ||
+                (b.beside ? lw > b.label.w || vw > b.value.w : lw + 8 + vw > b.label.w))
+                fail_msg("%dx%d slider %d: \"%s\" (%d px) or \"%s\" (%d px) is wider than its box",
+                         fw, h, i, label, lw, hi, vw);
+            for (int end = 0; end < 2; end++) {
+                const float x = (float)(end ? b.x1 : b.x0), y = (float)b.y;
+                for (int j = 0; j < n; j++) {
+                    tn_ui_slider_box o;
+                    tn_ui_slider_geom(j, n, &o);
+                    if (disc_hits(x, y, r, &o.label) || disc_hits(x, y, r, &o.value))
+                        fail_msg("%dx%d slider %d: its knob at the %s end (%.0f,%.0f r %.1f) "
+                                 "covers slider %d's text (label %d,%d %dx%d, value %d,%d %dx%d)",
+                                 fw, h, i, end ? "right" : "left", (double)x, (double)y, (double)r,
+                                 j, o.label.x, o.label.y, o.label.w, o.label.h, o.value.x,
+                                 o.value.y, o.value.w, o.value.h);
+                }
+                checked++;
+            }
+        }
+        if (h != 500 && h != 720 && h % 50 != 0) continue;
+        /* the hit areas, with the mouse */
+        for (int i = 0; i < n; i++) {
+            tn_ui_slider_box b;
+            tn_ui_slider_geom(i, n, &b);
+            double val;
+            if (!tn_world_get(w, pi[i].name, &val)) continue;
+            for (int end = 0; end < 2; end++) {
+                tn_view v;
+                tn_view_init(&v, w, 0);
+                const int x = end ? b.x1 : b.x0;
+                panel_mouse(&v, w, SDL_MOUSEMOTION, x, b.y);
+                char foot[2][TN_UI_FOOT_MAX];
+                tn_ui_panel_footer(&k.g, &v, foot);
+                char want[TN_UI_FOOT_MAX];
+                snprintf(want, sizeof want, "%s (%g..%g)", pi[i].help, pi[i].min, pi[i].max);
+                if (v.hot_slider != i || strncmp(foot[0], want, strlen(foot[0])) != 0)
+                    fail_msg("%dx%d slider %d: hovering its knob at (%d,%d): hot %d, footer "
+                             "\"%s\"",
+                             fw, h, i, x, b.y, v.hot_slider, foot[0]);
+                panel_mouse(&v, w, SDL_MOUSEBUTTONDOWN, x, b.y);
+                const int dragged = v.drag_slider;
+                panel_mouse(&v, w, SDL_MOUSEBUTTONUP, x, b.y);
+                if (dragged != i)
+                    fail_msg("%dx%d slider %d: a press on its knob at (%d,%d) drags %d", fw, h, i,
+                             x, b.y, dragged);
+            }
+            tn_error err;
+            tn_world_set(w, pi[i].name, val, &err); /* as it was */
+            tn_view v;
+            tn_view_init(&v, w, 0);
+            const int lx = b.label.x + 4, ly = b.label.y + b.label.h / 2;
+            panel_mouse(&v, w, SDL_MOUSEBUTTONDOWN, lx, ly);
+            if (v.drag_slider >= 0)
+                fail_msg("%dx%d slider %d: a press on its label at (%d,%d) drags %d", fw, h, i, lx,
+                         ly, v.drag_slider);
+        }
+        tn_world_hold_graph_builds(w, false);
+    }
+    printf("  %d knob ends clear of every slider's text, frames 900x500 to 900x1100 and "
+           "1280x720\n",
+           checked);
+    tn_ui_set_size(TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H);
+    tn_world_destroy(w);
+    rig_close(&k);
+}
+
 /* The map picker says when its list goes on past the rows it shows, and
  * which way, as the help does (a folder of 30 maps showed 20 rows and
  * nothing more); a list that fits says nothing.  The hint is drawn under
@@ -789,10 +894,9 @@ static void test_slider_fast_drag_stops_at_room(void **state)
     for (int i = 0; i < n; i++)
         if (strcmp(pi[i].name, "char_height") == 0) k = i;
     assert_true(k >= 0);
-    int ly, ty;
-    float kr;
-    tn_ui_slider_geom(k, n, &ly, &ty, &kr);
-    const int x0 = TN_VIEW_W + 14 + 6, x1 = TN_VIEW_W + TN_PANEL_W - 14 - 6;
+    tn_ui_slider_box sb;
+    tn_ui_slider_geom(k, n, &sb);
+    const int x0 = sb.x0, x1 = sb.x1, ty = sb.y;
     const double lo = pi[k].min, hi = pi[k].max;
 #define AT(val) (x0 + (int)(((val)-lo) / (hi - lo) * (x1 - x0) + 0.5))
     SDL_Event e = {0};
@@ -2363,7 +2467,7 @@ int main(void)
         cmocka_unit_test(test_hud_top_fits),
         cmocka_unit_test(test_zoom_fit_says_the_truth),
         cmocka_unit_test(test_zoom_fit_hud_collapsed),
-        cmocka_unit_test(test_sliders_clear_labels),
+        cmocka_unit_test(test_sliders_clear_text),
         cmocka_unit_test(test_status_fits),
         cmocka_unit_test(test_status_two_lines_not_struck),
         cmocka_unit_test(test_navmesh_overlay_small_zoom_cheap),

@@ -78,37 +78,62 @@ static SDL_Rect tool_rect(int i)
 
 static int slider_pitch(int n) { return n > 0 ? tn_mini(38, SLIDERS_SPACE / n) : 38; }
 
-static SDL_Rect slider_rect(int i, int n)
+/* The label's column in a row too low for the track under its text: the
+ * widest label in the 12 px font ("Companion speed", 108 px), and the
+ * value's on the right ("10.0 tiles", "0.31 tiles": 56 px); the track
+ * between, its ends 6 px from the label's column and 8 px from the value's
+ * (a knob's 4 px and 4 more from the text). */
+#define BESIDE_LABEL_W 110
+#define BESIDE_VALUE_W 56
+
+void tn_ui_slider_geom(int i, int n, tn_ui_slider_box *b)
 {
-    int pitch = slider_pitch(n);
+    const int pitch = slider_pitch(n);
     SDL_Rect r = {PANEL_X + PAD, SLIDERS_Y + i * pitch, TN_PANEL_W - 2 * PAD, pitch - 2};
-    return r;
+    memset(b, 0, sizeof *b);
+    b->row = r;
+    b->hit_x0 = r.x;
+    b->hit_x1 = r.x + r.w;
+    if (pitch >= 32) { /* 14 px text (17 px lines) over the track, a 7 px knob under them */
+        b->font = TN_FONT_UI;
+        b->label = (SDL_Rect){r.x, r.y, r.w, 17};
+        b->x0 = r.x + 6;
+        b->x1 = r.x + r.w - 6;
+        b->y = r.y + tn_maxi(r.h - 10, 24); /* (in 32..35 px rows it covered the label) */
+        b->knob_r = 7.0f;
+        b->hit_y0 = b->y - 9; /* the track's band: a press on the label does nothing */
+    } else if (pitch >= 25) {
+        /* 12 px text (14 px lines) over the track, the 4 px knob between
+         * them and the next row's */
+        b->font = TN_FONT_SMALL;
+        b->label = (SDL_Rect){r.x, r.y - 2, r.w, 14};
+        b->x0 = r.x + 6;
+        b->x1 = r.x + r.w - 6;
+        b->y = r.y + (r.h + 16) / 2;
+        b->knob_r = 4.0f;
+        b->hit_y0 = b->y - 5;
+    } else { /* one 12 px line: label, track, value (a 900x500 frame: 19 px rows) */
+        const int ty = r.y + (r.h - 14) / 2;
+        b->beside = true;
+        b->font = TN_FONT_SMALL;
+        b->label = (SDL_Rect){r.x, ty, BESIDE_LABEL_W, 14};
+        b->value = (SDL_Rect){r.x + r.w - BESIDE_VALUE_W, ty, BESIDE_VALUE_W, 14};
+        b->x0 = r.x + BESIDE_LABEL_W + 6;
+        b->x1 = r.x + r.w - BESIDE_VALUE_W - 8;
+        b->y = ty + 8; /* the middle of the small letters */
+        b->knob_r = 4.0f;
+        b->hit_x0 = b->x0 - 6; /* between the label and the value, not on them */
+        b->hit_x1 = b->x1 + 6;
+        b->hit_y0 = r.y;
+    }
+    if (!b->beside) b->value = b->label;
 }
 
-/* The track's horizontal extent inside a slider row. */
-static void slider_track(int i, int n, int *x0, int *x1, int *y)
+static tn_ui_slider_box slider_box(int i, int n)
 {
-    SDL_Rect r = slider_rect(i, n);
-    *x0 = r.x + 6;
-    *x1 = r.x + r.w - 6;
-    /* a short row (a small frame): the track between the label's 12 px
-     * text and the next row's, so neither it nor the knob covers a label */
-    *y = r.y + (r.h < 30 ? (r.h + 16) / 2 : r.h - 10);
-}
-
-/* The knob's radius on slider rows of height h (hot: under the mouse). */
-static float knob_radius(int h, bool hot)
-{
-    return h < 30 ? (hot ? 4.0f : 3.5f) : (hot ? 7.0f : 6.0f);
-}
-
-void tn_ui_slider_geom(int i, int n, int *label_y, int *track_y, float *knob_r)
-{
-    SDL_Rect r = slider_rect(i, n);
-    int x0, x1;
-    slider_track(i, n, &x0, &x1, track_y);
-    *label_y = r.y - (r.h < 30 ? 2 : 0);
-    *knob_r = knob_radius(r.h, true);
+    tn_ui_slider_box b;
+    tn_ui_slider_geom(i, n, &b);
+    return b;
 }
 
 static SDL_Rect overlay_rect(int i)
@@ -143,7 +168,7 @@ static double param_step(const tn_param_info *p)
     return 1;
 }
 
-static void format_value(const tn_param_info *p, double v, char *out, size_t cap)
+void tn_ui_param_value(const tn_param_info *p, double v, char *out, size_t cap)
 {
     if (strcmp(p->name, "planner") == 0) { /* a named toggle, not a number */
         snprintf(out, cap, "%s", v > 0.5 ? "graph" : "classic");
@@ -162,9 +187,8 @@ static void slider_apply(tn_world *w, int i, int x)
 {
     int n;
     const tn_param_info *p = &tn_world_params(&n)[i];
-    int x0, x1, y;
-    slider_track(i, n, &x0, &x1, &y);
-    double t = (double)(x - x0) / (double)(x1 - x0);
+    const tn_ui_slider_box b = slider_box(i, n);
+    double t = (double)(x - b.x0) / (double)(b.x1 - b.x0);
     t = t < 0 ? 0 : t > 1 ? 1 : t;
     double st = param_step(p);
     double v = p->min + t * (p->max - p->min);
@@ -215,9 +239,9 @@ bool tn_ui_panel_mouse(tn_view *v, tn_world *w, const SDL_Event *ev, int x, int 
             if (in_rect(&r, x, y)) v->hot_tool = i;
         }
         for (int i = 0; i < n; i++) {
-            SDL_Rect r = slider_rect(i, n);
+            const tn_ui_slider_box b = slider_box(i, n);
             double dummy;
-            if (in_rect(&r, x, y) && tn_world_get(w, params[i].name, &dummy)) v->hot_slider = i;
+            if (in_rect(&b.row, x, y) && tn_world_get(w, params[i].name, &dummy)) v->hot_slider = i;
         }
         for (int i = 0; i < NOVERLAYS; i++) {
             SDL_Rect r = overlay_rect(i);
@@ -241,14 +265,13 @@ bool tn_ui_panel_mouse(tn_view *v, tn_world *w, const SDL_Event *ev, int x, int 
             if (in_rect(&r, x, y)) tn_world_set_tool(w, (tn_tool)i);
         }
         for (int i = 0; i < n; i++) {
-            SDL_Rect r = slider_rect(i, n);
+            const tn_ui_slider_box b = slider_box(i, n);
             double dummy;
             /* the track's band only: a click on the label line above it set
-             * the value to where the label was clicked (a review's finding) */
-            int x0, x1, ty;
-            slider_track(i, n, &x0, &x1, &ty);
-            const int band = r.h < 30 ? 5 : 9;
-            if (in_rect(&r, x, y) && y >= ty - band && tn_world_get(w, params[i].name, &dummy)) {
+             * the value to where the label was clicked (a review's finding);
+             * beside the label, the part of the row between it and the value */
+            if (in_rect(&b.row, x, y) && y >= b.hit_y0 && x >= b.hit_x0 && x < b.hit_x1 &&
+                tn_world_get(w, params[i].name, &dummy)) {
                 v->drag_slider = i;
                 /* one graph build for the value the drag stops at, not one
                  * a frame (on maps where a build is slow) */
@@ -323,46 +346,45 @@ void tn_ui_panel_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
     section_title(g, SLIDERS_TITLE_Y, "PARAMETERS", "drag a slider");
     for (int i = 0; i < n; i++) {
         const tn_param_info *p = &params[i];
-        SDL_Rect r = slider_rect(i, n);
+        const tn_ui_slider_box b = slider_box(i, n);
         double val = 0;
         bool on = tn_world_get(w, p->name, &val);
         bool hot = v->hot_slider == i || v->drag_slider == i;
         char label[64], value[48];
         tn_ui_param_label(p->name, label, sizeof label);
-        if (on) format_value(p, val, value, sizeof value);
+        if (on) tn_ui_param_value(p, val, value, sizeof value);
         if (on && strcmp(p->name, "planner") == 0 && val <= 0.5 &&
-            strcmp(tn_wbots_planner_in_effect(w), "graph") == 0)
-            snprintf(value, sizeof value, "classic (off here: graph)"); /* map over 512x512 */
+            strcmp(tn_wbots_planner_in_effect(w), "graph") == 0) /* map over 512x512 */
+            snprintf(value, sizeof value, "%s", b.beside ? "(graph)" : "classic (off here: graph)");
         else if (!on)
             snprintf(value, sizeof value, "not available");
         uint32_t tc = on ? (hot ? 0xffffffffu : TN_COL_TEXT) : TN_COL_TEXT_OFF;
-        bool tight = r.h < 30; /* a short frame: 12 px labels over the track */
-        tn_gfx_text(g, tight ? TN_FONT_SMALL : TN_FONT_UI, (float)r.x, (float)r.y - (tight ? 2 : 0),
-                    label, tc);
-        tn_font_id vf = on && !tight ? TN_FONT_MONO : TN_FONT_SMALL;
+        const bool big = b.font == TN_FONT_UI; /* 14 px text over the track */
+        tn_gfx_text(g, b.font, (float)b.label.x, (float)b.label.y, label, tc);
+        tn_font_id vf = on && big ? TN_FONT_MONO : TN_FONT_SMALL;
         int vw = tn_gfx_text_width(g, vf, value);
-        tn_gfx_text(g, vf, (float)(r.x + r.w - vw),
-                    (float)(r.y + (tight ? -2
-                                   : on  ? 1
-                                         : 3)),
+        tn_gfx_text(g, vf, (float)(b.value.x + b.value.w - vw),
+                    (float)(b.value.y + (!big ? 0
+                                         : on ? 1
+                                              : 3)),
                     value, on ? TN_COL_ACCENT : TN_COL_TEXT_OFF);
-        int x0, x1, ty;
-        slider_track(i, n, &x0, &x1, &ty);
+        if (!on && b.beside) continue; /* "not available" reaches over the track */
+        const int x0 = b.x0, x1 = b.x1, ty = b.y;
         tn_gfx_rect(g, (float)x0, (float)ty - 2, (float)(x1 - x0), 4,
                     on ? 0x2c3446ffu : 0x1f2430ffu);
         if (!on) continue;
         if (strcmp(p->name, "planner") == 0) { /* two halves: classic | graph */
             float xm = (float)(x0 + x1) / 2;
             bool graph = val > 0.5;
-            tn_gfx_rect(g, graph ? xm + 1 : (float)x0, (float)ty - (tight ? 2 : 3),
-                        xm - (float)x0 - 1, tight ? 4 : 6, hot ? 0x5fb6dcffu : 0x3b8fb3ffu);
+            tn_gfx_rect(g, graph ? xm + 1 : (float)x0, (float)ty - (big ? 3 : 2),
+                        xm - (float)x0 - 1, big ? 6 : 4, hot ? 0x5fb6dcffu : 0x3b8fb3ffu);
             continue;
         }
         double t = (val - p->min) / (p->max - p->min);
         t = t < 0 ? 0 : t > 1 ? 1 : t;
         float hx = (float)x0 + (float)t * (float)(x1 - x0);
         tn_gfx_rect(g, (float)x0, (float)ty - 2, hx - (float)x0, 4, 0x3b8fb3ffu);
-        float kr = knob_radius(r.h, hot);
+        float kr = hot ? b.knob_r : b.knob_r - (big ? 1.0f : 0.5f);
         tn_gfx_circle(g, hx, (float)ty, kr, hot ? 0xffffffffu : 0xcfd8e8ffu);
         tn_gfx_ring(g, hx, (float)ty, kr, 1.5f, 0x3b8fb3ffu);
     }

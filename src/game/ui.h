@@ -371,10 +371,25 @@ const char *tn_ui_legend_entry(int i);
  * at most max_out, each cut to 191 bytes. */
 int tn_ui_wrap(const char *line, int maxw, int (*width)(void *u, const char *s), void *u,
                char out[][192], int max_out);
-/* Slider i of n in the panel, for the frame size now (tn_ui_set_size):
- * the top of its label, the centre of its track and the knob's radius
- * (the larger, under the mouse). */
-void tn_ui_slider_geom(int i, int n, int *label_y, int *track_y, float *knob_r);
+/* Slider i of n in the panel, for the frame size now (tn_ui_set_size).
+ * Its row's height picks the layout: rows of 32 px and more have a 14 px
+ * label and value over the track, rows of 25 px and more 12 px ones, and
+ * lower rows (a 900x500 frame: 19 px) one 12 px line, the label in a
+ * column on the left, the track beside it and the value on the right, so
+ * no knob comes near another row's text.  Hit-testing and drawing use it. */
+typedef struct tn_ui_slider_box {
+    SDL_Rect row;               /* hovering it shows the slider's help in the footer */
+    SDL_Rect label;             /* where the label is (over the track: the whole text line) */
+    SDL_Rect value;             /* where the value is, right-aligned (over the track: in label) */
+    tn_font_id font;            /* the label's */
+    int x0, x1, y;              /* the track, from x0 to x1 on y */
+    float knob_r;               /* the knob's radius under the mouse (the larger) */
+    int hit_x0, hit_x1, hit_y0; /* a press in row, hit_x0 <= x < hit_x1, y >= hit_y0 drags */
+    bool beside;                /* the track beside the label, not under it */
+} tn_ui_slider_box;
+void tn_ui_slider_geom(int i, int n, tn_ui_slider_box *b);
+/* A slider's value as the panel shows it ("4.0 tiles", "1 tile", "graph"). */
+void tn_ui_param_value(const tn_param_info *p, double v, char *out, size_t cap);
 /* The centre of overlay tn_overlays[i]'s checkbox in the panel. */
 void tn_ui_overlay_center(int i, int *x, int *y);
 /* How the status line shows a message too long for it: in the UI font

@@ -4,8 +4,8 @@
 # packed to fit.  Checked through the panel's hit areas, which only land on
 # the sliders when the layout is the one for that size: at 1024x600 a click
 # at the right end of the Bots slider (sliders from y 160, 33 px apart) sets
-# 32 bots; at 900x500 (23 px apart) the right end of Wanderers sets 64; the
-# settings file written on Esc holds both.
+# 32 bots; at 900x500 (19 px apart, each track beside its label) the right
+# end of Wanderers sets 64; the settings file written on Esc holds both.
 # Usage: tests/e2e/window_sizes.sh BUILD_DIR (from the repo root).
 set -u
 BUILD=${1:-build}
@@ -26,10 +26,14 @@ slider_end() { # x y: press at the track's right end
     sleep 0.3
 }
 # The packed panel (ui.c, frames under 700 px high): sliders from y 160,
-# pitch = (frame height - 270) / NSLIDERS, each row pitch - 2 high (a press
-# on the row's track band drags its slider, not on its label line: here 5
-# px above the row's bottom, just under the track's centre); the track ends 6 px inside the panel's
-# 232 px content (panel x = window width - 260, content from x + 14).
+# pitch = (frame height - 270) / NSLIDERS, each row pitch - 2 high.  Rows of
+# 25 px and more have the track under the label (a press on the row's track
+# band drags its slider, not on its label line: here 5 px above the row's
+# bottom, just under the track's centre), its end 6 px inside the panel's
+# 232 px content (panel x = window width - 260, content from x + 14); lower
+# rows one line: a 110 px label column, the track 9 px under the row's top
+# (its 17 px less the 14 px line, halved, and 8 more), ending 56 + 8 px
+# before the content's end (the value's column).
 NSLIDERS=12 # tn_world_params: jump .. planner
 slider_y() { # frame_h index
     p=$((($1 - 270) / NSLIDERS))
@@ -38,7 +42,7 @@ slider_y() { # frame_h index
 resize 1024 600
 slider_end $((1024 - 260 + 14 + 232 - 6)) "$(slider_y 600 4)" # Bots
 resize 900 500
-slider_end $((900 - 260 + 14 + 232 - 6)) "$(slider_y 500 7)" # Wanderers
+slider_end $((900 - 260 + 14 + 232 - 56 - 8)) $((160 + 7 * 19 + 9)) # Wanderers
 quit_game
 S=$tmp/config/tilenav/settings
 [ -f "$S" ] || fail "no settings written"
