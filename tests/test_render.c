@@ -875,6 +875,30 @@ static void test_picker_more_hint(void **state)
     tn_world_destroy(w);
 }
 
+/* A slider's value names its unit in the singular for a whole 1 alone:
+ * "1 tile", but "1.0 tiles" and "1.00 tiles" (the agent radius's right end
+ * read "1.00 tile"), and a rate keeps its "/s". */
+static void test_param_value_units(void **state)
+{
+    (void)state;
+    const struct {
+        const char *name;
+        double v;
+        const char *want;
+    } cases[] = {{"char_width", 1, "1 tile"},       {"char_width", 2, "2 tiles"},
+                 {"jump_height", 1, "1.0 tiles"},   {"jump_height", 4, "4.0 tiles"},
+                 {"agent_radius", 1, "1.00 tiles"}, {"agent_radius", 0.31, "0.31 tiles"},
+                 {"spawn_rate", 1, "1.0 /s"},       {"planner", 1, "graph"}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const tn_param_info *p = tn_world_param_find(cases[c].name);
+        assert_non_null(p);
+        char out[64];
+        tn_ui_param_value(p, cases[c].v, out, sizeof out);
+        if (strcmp(out, cases[c].want) != 0)
+            fail_msg("%s = %g: \"%s\", not \"%s\"", cases[c].name, cases[c].v, out, cases[c].want);
+    }
+}
+
 /* A fast drag of a slider whose top values are refused stops at the last
  * value that has room, as a slow drag does: Char height dragged from 2 to
  * the track's end in one motion (2 -> 7 -> 9, 9 refused) stayed at 7 under
@@ -2468,6 +2492,7 @@ int main(void)
         cmocka_unit_test(test_zoom_fit_says_the_truth),
         cmocka_unit_test(test_zoom_fit_hud_collapsed),
         cmocka_unit_test(test_sliders_clear_text),
+        cmocka_unit_test(test_param_value_units),
         cmocka_unit_test(test_status_fits),
         cmocka_unit_test(test_status_two_lines_not_struck),
         cmocka_unit_test(test_navmesh_overlay_small_zoom_cheap),

@@ -178,8 +178,9 @@ void tn_ui_param_value(const tn_param_info *p, double v, char *out, size_t cap)
     int dec = st >= 1 ? 0 : st >= 0.1 ? 1 : 2;
     const char *unit = p->unit ? p->unit : "";
     int ulen = (int)strlen(unit);
-    /* "1 tile", "2 tiles" */
-    if (v == 1 && ulen > 1 && unit[ulen - 1] == 's' && unit[ulen - 2] != '/') ulen--;
+    /* "1 tile", "2 tiles", "1.0 tiles" (a decimal is plural: it read
+     * "1.00 tile" at the agent radius's right end) */
+    if (v == 1 && dec == 0 && ulen > 1 && unit[ulen - 1] == 's' && unit[ulen - 2] != '/') ulen--;
     snprintf(out, cap, "%.*f%s%.*s", dec, v, ulen ? " " : "", ulen, unit);
 }
 
