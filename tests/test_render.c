@@ -833,6 +833,64 @@ static void test_sliders_clear_text(void **state)
     rig_close(&k);
 }
 
+/* The wheel over a slider's row moves its value one step a notch (a
+ * 52 px track at 900x500 moved the companion's speed 8 px/s a pixel, and
+ * the wheel zoomed nothing there), up to its range's end; below the sliders it
+ * changes nothing. */
+static void test_slider_wheel_steps(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    int n;
+    const tn_param_info *pi = tn_world_params(&n);
+    const int sizes[][2] = {{900, 500}, {1280, 720}};
+    for (int z = 0; z < 2; z++) {
+        tn_ui_set_size(sizes[z][0], sizes[z][1]);
+        for (int i = 0; i < n; i++) {
+            double before, got;
+            if (!tn_world_get(w, pi[i].name, &before)) continue;
+            tn_ui_slider_box b;
+            tn_ui_slider_geom(i, n, &b);
+            tn_view v;
+            tn_view_init(&v, w, 0);
+            SDL_Event e = {0};
+            e.type = SDL_MOUSEWHEEL;
+            const int x = b.label.x + 4, y = b.row.y + b.row.h / 2;
+            /* from the range's low end: two notches up, one down */
+            tn_error err;
+            tn_world_set(w, pi[i].name, pi[i].min, &err);
+            double lo;
+            assert_true(tn_world_get(w, pi[i].name, &lo));
+            const int notches[] = {1, 1, -1};
+            got = lo;
+            for (int k = 0; k < 3; k++) {
+                const double prev = got;
+                e.wheel.y = notches[k];
+                assert_true(tn_ui_panel_mouse(&v, w, &e, x, y));
+                assert_true(tn_world_get(w, pi[i].name, &got));
+                if (notches[k] > 0 ? !(got > prev || got == pi[i].max) : !(got < prev))
+                    fail_msg("%dx%d %s: a wheel notch %+d at (%d,%d) moved %g to %g", sizes[z][0],
+                             sizes[z][1], pi[i].name, notches[k], x, y, prev, got);
+            }
+            /* one notch is one step: up and down again lands where it was */
+            e.wheel.y = -5;
+            for (int k = 0; k < 4; k++) tn_ui_panel_mouse(&v, w, &e, x, y);
+            assert_true(tn_world_get(w, pi[i].name, &got));
+            if (got != lo) fail_msg("%s: the wheel down stops at %g, not %g", pi[i].name, got, lo);
+            /* between the sliders and the overlays: nothing */
+            tn_ui_slider_box last;
+            tn_ui_slider_geom(n - 1, n, &last);
+            e.wheel.y = 1;
+            tn_ui_panel_mouse(&v, w, &e, x, last.row.y + last.row.h + 40);
+            assert_true(tn_world_get(w, pi[i].name, &got));
+            assert_true(got == lo);
+            tn_world_set(w, pi[i].name, before, &err);
+        }
+    }
+    tn_ui_set_size(TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H);
+    tn_world_destroy(w);
+}
+
 /* The map picker says when its list goes on past the rows it shows, and
  * which way, as the help does (a folder of 30 maps showed 20 rows and
  * nothing more); a list that fits says nothing.  The hint is drawn under
@@ -2493,6 +2551,7 @@ int main(void)
         cmocka_unit_test(test_zoom_fit_hud_collapsed),
         cmocka_unit_test(test_sliders_clear_text),
         cmocka_unit_test(test_param_value_units),
+        cmocka_unit_test(test_slider_wheel_steps),
         cmocka_unit_test(test_status_fits),
         cmocka_unit_test(test_status_two_lines_not_struck),
         cmocka_unit_test(test_navmesh_overlay_small_zoom_cheap),
