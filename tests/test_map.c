@@ -64,6 +64,13 @@ static void test_errors(void **state)
 {
     (void)state;
     EXPECT("", "t.map:1:1: empty file (expected 'tilenav-map 1')");
+    EXPECT("\n  \n", "t.map:1:1: empty file (expected 'tilenav-map 1')");
+    /* comments alone, and tile rows with no header: a row of walls starts
+     * with '#', a comment before 'tiles' (both said "empty file") */
+    EXPECT("# a level\n\n", "t.map:1:1: only comments and blank lines (expected 'tilenav-map 1')");
+    EXPECT("# my level\n##########\n#P.......#\n##########\n",
+           "t.map:2:1: no header line: this line reads as a comment ('#' starts one before "
+           "'tiles'); a map starts 'tilenav-map 1', then 'size W H' and 'tiles' above its rows");
     EXPECT("size 2 2\n", "t.map:1:1: missing header line 'tilenav-map 1' (or 'type octile')");
     EXPECT("tilenav-map 2\n", "t.map:1:13: unsupported format version (expected 'tilenav-map 1')");
     EXPECT("tilenav-map 1\ntilenav-map 1\n", "t.map:2:1: repeated header line 'tilenav-map'");

@@ -189,6 +189,14 @@ static bool next_content_line(line_reader *r)
     return false;
 }
 
+/* A line of tilenav tile characters only (what a tile row holds). */
+static bool looks_like_row(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strchr(".#=SD*P", s[i]) || s[i] == '\0') return false;
+    return true;
+}
+
 /* Printable description of a byte for messages. */
 static void describe_byte(char *out, size_t cap, unsigned char c)
 {
@@ -463,7 +471,25 @@ tn_status tn_map_parse(const char *buf, size_t len, const char *name, const tn_a
         len -= 3;
     }
     line_reader r = {buf, len, 0, 0, NULL, 0};
-    if (!next_content_line(&r)) PERR(1, 1, "empty file (expected 'tilenav-map 1')");
+    if (!next_content_line(&r)) {
+        /* Only blank and comment lines.  Tile rows written without the
+         * header start with '#' (a wall) and so read as comments: it said
+         * "empty file" of a whole level. */
+        line_reader c = {buf, len, 0, 0, NULL, 0};
+        int row = 0;
+        bool comment = false;
+        while (!row && next_line(&c)) {
+            comment |= c.n > 0 && c.s[0] == '#';
+            if (c.n > 1 && looks_like_row(c.s, c.n)) row = c.lineno;
+        }
+        if (row)
+            PERR(row, 1,
+                 "no header line: this line reads as a comment ('#' starts one before "
+                 "'tiles'); a map starts 'tilenav-map 1', then 'size W H' and 'tiles' above its "
+                 "rows");
+        PERR(1, 1, "%s (expected 'tilenav-map 1')",
+             comment ? "only comments and blank lines" : "empty file");
+    }
     tn_status s = check_header_line(&r, name, err);
     if (tn_failed(s)) return s;
     size_t argn;
