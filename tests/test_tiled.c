@@ -658,6 +658,14 @@ static void stored_chunk(int k, char *out, size_t cap)
     out[o] = '\0';
 }
 
+/* A scratch folder into dir, and the four stored chunks into b64. */
+static void chunks_fixture(char dir[64], char b64[4][2048])
+{
+    strcpy(dir, "/tmp/tn_test_tiled_XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    for (int k = 0; k < 4; k++) stored_chunk(k, b64[k], 2048);
+}
+
 /* The infinite 32x32 map of test_save_infinite_keeps_chunks (TMX: fmt 0,
  * TMJ: 1) with chunks b64[0..3], into doc; level < -1: no compressionlevel.
  * Returns its length. */
@@ -735,10 +743,8 @@ static void test_save_infinite_keeps_chunks(void **state)
 {
     (void)state;
     char dir[64];
-    strcpy(dir, "/tmp/tn_test_tiled_XXXXXX");
-    assert_non_null(mkdtemp(dir));
     static char b64[4][2048];
-    for (int k = 0; k < 4; k++) stored_chunk(k, b64[k], sizeof b64[k]);
+    chunks_fixture(dir, b64);
     for (int fmt = 0; fmt < 2; fmt++) {
         char path[256], err[512];
         snprintf(path, sizeof path, "%s/inf.%s", dir, fmt ? "tmj" : "tmx");
@@ -807,10 +813,8 @@ static void test_save_compression_level(void **state)
 {
     (void)state;
     char dir[64];
-    strcpy(dir, "/tmp/tn_test_tiled_XXXXXX");
-    assert_non_null(mkdtemp(dir));
     static char b64[4][2048];
-    for (int k = 0; k < 4; k++) stored_chunk(k, b64[k], sizeof b64[k]);
+    chunks_fixture(dir, b64);
     const struct {
         int level;
         const char *head;
