@@ -3691,6 +3691,36 @@ static void test_no_lattice_hole_off_the_end(void **state)
             }
 }
 
+/* Without a walk lattice (150 and 100 px/s) the classic bot's trip on
+ * level 350 of tilenav-bench arrival --seed 4 (3x3, jump 7, from (15,24)
+ * to (20,19)), pushed 1.3 px, met a sliver beside a hole exactly the
+ * box's width (x = 256) and walked into the wall at x = 96, 64 steps from
+ * the hole.  The plan from that wall went up through a gap exactly the
+ * box's width at x = 160 instead, 25.6 steps away: the walk stopped 1 px
+ * beside it (161; 159.33 at 100 px/s), under the gap's edge, and the bot
+ * jumped into that block and re-planned every two frames until STUCK.  A
+ * wall or landing counts only when a walk from it reaches the first
+ * narrow way of the plan from there: the wall at 96 is no help, and the
+ * bot arrives by the way to the right (at 160 px/s it arrived already). */
+static void test_no_lattice_gap_off_the_steps(void **state)
+{
+    (void)state;
+    const float walks[] = {150.0f, 100.0f, 160.0f};
+    for (int k = 0; k < 3; k++) {
+        tn_phys_params p = tn_phys_default(7.0f);
+        p.walk_speed = walks[k];
+        classic_rig r = classic_rig_seed(4, 350, p);
+        int rp = 0;
+        if (!classic_pushed_trip(r.m, r.pf, r.bot, &r.p, 3, 3, 15, 24, 20, 19, 1.3f, 10, 3000,
+                                 &rp) ||
+            rp > 3)
+            fail_msg("walk %g: %s after %d re-plans (%s)", (double)walks[k],
+                     tn_bot_state_name(tn_bot_get_info(r.bot).state), rp,
+                     tn_bot_get_info(r.bot).plan_reason);
+        classic_rig_free(&r);
+    }
+}
+
 static void test_memory_counted(void **state)
 {
     (void)state;
@@ -3785,6 +3815,7 @@ int main(void)
         cmocka_unit_test(test_no_lattice_steps_into_shaft),
         cmocka_unit_test(test_no_lattice_falls_clear_of_grazed_block),
         cmocka_unit_test(test_no_lattice_hole_off_the_end),
+        cmocka_unit_test(test_no_lattice_gap_off_the_steps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2148,6 +2148,61 @@ static bool sliver_way_down(tn_bot *b, const tn_map *m, const tn_body *body, flo
     return oneway != 0;
 }
 
+/* Nodes of the plan from a wall or landing that way_steps reads (the
+ * check ends at the first narrow way, near the start). */
+#define WAY_NODES 64
+
+/* The classic plan from t (standing) to the goal: false when there is none
+ * (with `whole`, when it is not a whole one).  With no walk lattice, also
+ * false when a walk from t does not reach its first narrow way: a way
+ * straight up or down from a ground node with a block on both sides of
+ * the box's columns (a gap or shaft exactly the box's width: only the box
+ * at the node's x passes) no whole number of steps from t.x (steps_to),
+ * on the ground (and straight up or down) from t.  The check ends with
+ * true where x leaves what the walk from t makes it: at a move sideways
+ * through the air, or at a walk that ends against a block (its contact
+ * puts the box on the node's edge).  Seed 4, level 350 of tilenav-bench
+ * arrival (3x3, jump 7, 150 or 100 px/s, pushed 1.3 px): a wall walk for a
+ * hole's sliver (the wall at x = 96, 64 steps from the hole's 256) led to
+ * a plan up through a gap at x = 160 instead, 25.6 steps from the wall;
+ * the bot stood 1 px under the gap's edge and jumped into it until STUCK. */
+static bool way_steps(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *t, bool whole)
+{
+    int tx, ty;
+    tn_body_tile(t, &b->phys, &tx, &ty);
+    tn_path_query q = tn_path_query_make(tx, ty, b->goal_x, b->goal_y, t->w, t->h, &b->jm);
+    q.heuristic = b->cfg.heuristic;
+    q.max_expand = b->cfg.max_expand;
+    if (q.max_expand > tn_path_max_expand(pf)) q.max_expand = 0;
+    tn_path_stats st;
+    tn_path_node way[WAY_NODES];
+    int n = 0;
+    const tn_status s = tn_path_find(pf, m, &q, way, WAY_NODES, &n, &st, NULL);
+    if (tn_failed(s) || (whole && tn_status_detail(s, TN_UNREACHABLE | TN_LIMIT_REACHED)))
+        return false;
+    if (has_lattice(b)) return true;
+    for (int i = 0; i + 1 < n; i++) {
+        const tn_path_node *c = &way[i], *d = &way[i + 1];
+        const bool ground = c->flags & TN_NODE_GROUND;
+        if (d->x != c->x) {
+            if (!ground || !(d->flags & TN_NODE_GROUND) || d->y != c->y) return true; /* (air) */
+            const int beyond = d->x > c->x ? d->x + t->w : d->x - 1;
+            for (int r = d->y - t->h + 1; r <= d->y; r++)
+                if (tn_map_tile(m, beyond, r) == TN_TILE_BLOCK) return true; /* (a wall) */
+            continue;
+        }
+        if (!ground || d->y == c->y) continue;
+        const int r0 = (c->y < d->y ? c->y : d->y) - t->h + 1, r1 = c->y > d->y ? c->y : d->y;
+        bool left = false, right = false;
+        for (int r = r0; r <= r1; r++) {
+            left = left || tn_map_tile(m, c->x - 1, r) == TN_TILE_BLOCK;
+            right = right || tn_map_tile(m, c->x + t->w, r) == TN_TILE_BLOCK;
+        }
+        if (left && right) return steps_to(b, t->x, node_px(b, c->x));
+    }
+    return true;
+}
+
 /* The side of the nearer wall a body off the lattice can walk into on the
  * ground it stands on (a wall stops the box on a tile edge: back on the
  * lattice), at most WALL_TILES tiles away, asked of tn_body_step on a
@@ -2156,10 +2211,12 @@ static bool sliver_way_down(tn_bot *b, const tn_map *m, const tn_body *body, flo
  * ground, in off[0] (left) and off[1] (right), its steps in offk[] (0:
  * it did not).  With no walk lattice only a wall from which a walk
  * reaches cx (the node's x the way down needs) counts (steps_to; none
- * for a NaN cx): from any other the bot came back to a sliver again. */
+ * for a NaN cx): from any other the bot came back to a sliver again; and
+ * only when the plan from it can be walked (way_steps; not asked with
+ * pf NULL): the plan from there may take another narrow way. */
 #define WALL_TILES 64
-static int wall_side(tn_bot *b, const tn_map *m, const tn_body *body, float cx, int *steps,
-                     tn_body off[2], int offk[2])
+static int wall_side(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body, float cx,
+                     int *steps, tn_body off[2], int offk[2])
 {
     const float step = b->phys.walk_speed * b->phys.dt;
     const int limit = (int)ceilf((float)WALL_TILES * b->phys.tile_px / step);
@@ -2176,7 +2233,8 @@ static int wall_side(tn_bot *b, const tn_map *m, const tn_body *body, float cx, 
                 break;
             }
             if (has_lattice(b) ? t.hit_wall || !off_lattice(b, &t)
-                               : t.hit_wall && steps_to(b, t.x, cx)) {
+                               : t.hit_wall && steps_to(b, t.x, cx) &&
+                                     (!pf || way_steps(b, pf, m, &t, false))) {
                 best = d;
                 best_k = k;
                 break;
@@ -2204,12 +2262,12 @@ static int wall_side(tn_bot *b, const tn_map *m, const tn_body *body, float cx, 
  * one-way platform whose way up is a gap exactly the box's width: no
  * wall on it and no side to its ends, it jumped into the gap's edge
  * until STUCK; off its end it lands on blocks beside a wall. */
-static bool one_way_landing(tn_bot *b, const tn_map *m, tn_body *t, float cx, int *f)
+static bool one_way_landing(tn_bot *b, tn_path *pf, const tn_map *m, tn_body *t, float cx, int *f)
 {
     if (!off_grid(b, t)) return false;
     int steps = 0, offk[2];
     tn_body off[2];
-    const int d = wall_side(b, m, t, cx, &steps, off, offk);
+    const int d = wall_side(b, pf, m, t, cx, &steps, off, offk);
     if (!d) return false;
     for (int k = 0; k < steps; k++, b->look_steps++) tn_body_step(t, m, &b->phys, walk_toward(d));
     *f += steps;
@@ -2233,7 +2291,8 @@ static bool one_way_landing(tn_bot *b, const tn_map *m, tn_body *t, float cx, in
  * box's width, with no wall on it: every hole position bridged it (STUCK
  * after 49 re-plans).  With no walk lattice only a landing a whole number
  * of steps from cx counts (as wall_side's walls: from any other the walk
- * came back to the sliver beside the way down). */
+ * came back to the sliver beside the way down), and whose plan's first
+ * narrow way a walk from it reaches (way_steps). */
 static bool ledge_side(tn_bot *b, tn_path *pf, const tn_map *m, float cx, const tn_body off[2],
                        const int offk[2], int *dir, int *wait, int *steps)
 {
@@ -2249,7 +2308,7 @@ static bool ledge_side(tn_bot *b, tn_path *pf, const tn_map *m, float cx, const 
             for (; f < LEDGE_FALL && !t.on_ground && off_grid(b, &t); f++, b->look_steps++)
                 tn_body_step(&t, m, &b->phys, f < w ? none : walk_toward(-d));
             /* (landed: no side met; with no wait, a wall where it landed) */
-            if (t.on_ground && (w > 0 || !one_way_landing(b, m, &t, cx, &f))) continue;
+            if (t.on_ground && (w > 0 || !one_way_landing(b, pf, m, &t, cx, &f))) continue;
             if (!t.on_ground && off_grid(b, &t)) continue; /* (no side met) */
             for (; f < LEDGE_FALL && !t.on_ground; f++, b->look_steps++)
                 tn_body_step(&t, m, &b->phys, none);
@@ -2260,14 +2319,7 @@ static bool ledge_side(tn_bot *b, tn_path *pf, const tn_map *m, float cx, const 
             if ((tx == lx && ty == ly) || searches == LEDGE_SEARCHES) continue; /* (asked) */
             lx = tx, ly = ty;
             searches++;
-            tn_path_query q = tn_path_query_make(tx, ty, b->goal_x, b->goal_y, t.w, t.h, &b->jm);
-            q.heuristic = b->cfg.heuristic;
-            q.max_expand = b->cfg.max_expand;
-            if (q.max_expand > tn_path_max_expand(pf)) q.max_expand = 0;
-            tn_path_stats st;
-            int n = 0;
-            const tn_status s = tn_path_find(pf, m, &q, NULL, 0, &n, &st, NULL);
-            if (tn_failed(s) || tn_status_detail(s, TN_UNREACHABLE | TN_LIMIT_REACHED)) continue;
+            if (!way_steps(b, pf, m, &t, true)) continue;
             best = k + f;
             *dir = d;
             *wait = w;
@@ -2299,7 +2351,7 @@ static bool start_wall_walk(tn_bot *b, tn_path *pf, const tn_map *m, const tn_bo
     int steps = 0, wait = 0, offk[2];
     tn_body off[2];
     b->wall_cx = cx;
-    b->wall_dir = wall_side(b, m, body, cx, &steps, off, offk);
+    b->wall_dir = wall_side(b, pf, m, body, cx, &steps, off, offk);
     b->ledge = 0;
     if (!b->wall_dir && (offk[0] || offk[1]) && b->hold) {
         /* (ledge_side searches: they wait for the hold to be lifted, the
