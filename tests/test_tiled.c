@@ -1662,6 +1662,41 @@ static void test_new_documents(void **state)
     rm_scratch(dir);
 }
 
+/* A new document's zlib data is deflated at zlib's default level: the
+ * fresh template's doc has no compressionlevel read yet (zlevel 0 after its
+ * memset), and deflating at 0 stored a big empty map's terrain raw, the
+ * 700x300 tiles' 840,000 bytes as 1.1 MB of base64 instead of about 2 KB,
+ * and an all-empty map kept it (patch_terrain re-encodes a layer only when
+ * a tile differs). */
+static void test_new_document_deflated(void **state)
+{
+    (void)state;
+    char err[512];
+    tn_map *big = NULL;
+    assert_true(tn_succeeded(tn_map_create(700, 300, NULL, &big, NULL)));
+    big->start_x = 0;
+    big->start_y = 0;
+    for (int fmt = 0; fmt < 2; fmt++) {
+        const char *name = fmt ? "/tmp/big.tmj" : "/tmp/big.tmx";
+        char *out = NULL;
+        size_t len = 0;
+        if (tn_tiled_format(big, NULL, 0, NULL, name, fmt ? TN_TILED_TMJ : TN_TILED_TMX, &out, &len,
+                            err, sizeof err) != 0)
+            fail_msg("%s", err);
+        if (len > 20000) fail_msg("%s: a new empty 700x300 document is %zu bytes", name, len);
+        const char *z = strstr(out, "eJ"); /* zlib's header at the default level */
+        if (!z) fail_msg("%s: no zlib data at the default level", name);
+        tn_map *back = NULL;
+        if (tn_tiled_load_buffer(out, len, name, fmt ? TN_TILED_TMJ : TN_TILED_TMX, &back, err,
+                                 sizeof err) != 0)
+            fail_msg("%s", err);
+        assert_true(tn_map_equal(back, big));
+        tn_map_destroy(back);
+        free(out);
+    }
+    tn_map_destroy(big);
+}
+
 /* A new document names the game's tileset image relative to itself, so
  * Tiled finds it (a reviewer's saved map named "tilenav.png" beside it,
  * where there is none): in a subdirectory of a scratch directory, in the
@@ -2947,6 +2982,7 @@ int main(void)
         cmocka_unit_test(test_save_keeps_line_breaks),
         cmocka_unit_test(test_save_infinite_keeps_chunks),
         cmocka_unit_test(test_save_compression_level),
+        cmocka_unit_test(test_new_document_deflated),
         cmocka_unit_test(test_cr_only_lines),
         cmocka_unit_test(test_save_start_outside),
         cmocka_unit_test(test_save_keeps_numbers),

@@ -3882,6 +3882,7 @@ int tn_tiled_format(const tn_map *m, const char *tmpl, size_t tmpl_len, const ch
         d.name = out_path;
         d.err = err;
         d.cap = cap;
+        d.zlevel = Z_DEFAULT_COMPRESSION; /* (0 stored a big map's data raw: no map read yet) */
         if (fresh_template(&d, m->w, m->h, fmt, &fresh)) {
             free(fresh.p);
             return -1;
