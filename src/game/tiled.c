@@ -113,8 +113,9 @@ typedef struct doc {
     long long w, h, tw, th;
     bool infinite;
     /* The map's compressionlevel as zlib takes it for the data a save
-     * encodes anew: Z_DEFAULT_COMPRESSION (Tiled's -1) or 1..9 (Tiled
-     * bounds a zlib or gzip level so; up to 22 is zstd's and allowed). */
+     * encodes anew: Z_DEFAULT_COMPRESSION (Tiled's -1, and a value that
+     * is not a whole number) or 1..9 (Tiled bounds a zlib or gzip level
+     * so; zstd's go up to 22). */
     int zlevel;
     long long ox, oy; /* Tiled coordinates of map cell 0,0 */
     tkind *kinds;
@@ -1913,7 +1914,9 @@ static int tmx_layers(doc *d, xmlNodePtr parent, int depth)
 
 /* Tiled's compressionlevel (-1: the default; up to 22 for zstd) as the
  * level zlib and gzip data are deflated at: -1 the default, others
- * bounded to 1..9 as Tiled bounds them. */
+ * bounded to 1..9 as Tiled bounds them.  It only matters to a save, and
+ * Tiled reads any text there (what is not a number as 0), so no value
+ * refuses a map: one that is not a whole number is the default. */
 static int zlib_level(long long lvl)
 {
     return lvl < 0 ? Z_DEFAULT_COMPRESSION : lvl < 1 ? 1 : lvl > 9 ? 9 : (int)lvl;
@@ -1944,9 +1947,10 @@ static int tmx_scan(doc *d)
         return -1;
     d->infinite = inf == 1;
     if (!d->infinite && check_size(d, "the map", d->w, d->h)) return -1;
+    char *cl = xattr(m, "compressionlevel");
     long long lvl;
-    if (xint(d, m, "compressionlevel", -1, 22, false, -1, "the map", &lvl)) return -1;
-    d->zlevel = zlib_level(lvl);
+    d->zlevel = zlib_level(cl && parse_ll(cl, &lvl) ? lvl : -1);
+    xmlFree(cl);
     for (xmlNodePtr n = m->children; n; n = n->next) {
         if (!xis(n, "tileset")) continue;
         d->at = n;
@@ -2086,8 +2090,12 @@ static int tmj_scan(doc *d)
         jint(d, m, "tileheight", 1, 65536, true, 0, "the map", &d->th))
         return -1;
     if (!d->infinite && check_size(d, "the map", d->w, d->h)) return -1;
-    long long lvl;
-    if (jint(d, m, "compressionlevel", -1, 22, false, -1, "the map", &lvl)) return -1;
+    const cJSON *cl = jget(m, "compressionlevel");
+    long long lvl = -1;
+    if (cJSON_IsNumber(cl) && cl->valuedouble == floor(cl->valuedouble))
+        lvl = cl->valuedouble < 0 ? -1 : cl->valuedouble > 22 ? 22 : (long long)cl->valuedouble;
+    else if (cJSON_IsString(cl) && !parse_ll(cl->valuestring, &lvl))
+        lvl = -1;
     d->zlevel = zlib_level(lvl);
     cJSON *tss = jget(m, "tilesets"), *ts;
     if (tss && !cJSON_IsArray(tss)) return fail(d, "\"tilesets\" is not an array");
