@@ -101,7 +101,9 @@ void tn_ui_slider_geom(int i, int n, tn_ui_slider_box *b)
         b->x1 = r.x + r.w - 6;
         b->y = r.y + tn_maxi(r.h - 10, 24); /* (in 32..35 px rows it covered the label) */
         b->knob_r = 7.0f;
-        b->hit_y0 = b->y - 9; /* the track's band: a press on the label does nothing */
+        /* the track's band, under the label's line: a press on the label
+         * (its descenders too) does nothing */
+        b->hit_y0 = tn_maxi(b->y - 9, r.y + 17);
     } else if (pitch >= 25) {
         /* 12 px text (14 px lines) over the track, the 4 px knob between
          * them and the next row's */
