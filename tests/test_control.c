@@ -2535,20 +2535,20 @@ static void test_inspect_removed_unpins(void **state)
     assert_true(sb > 0 && sw > 0);
     assert_int_equal(tn_inspect_serial(w, TN_INSPECT_CHARACTER, 0), 0);
     assert_int_equal(tn_inspect_serial(w, TN_INSPECT_BOT, 2), 0); /* (no third bot) */
-    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_BOT, &bot, sb));
-    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_WANDERER, &wan, sw));
-    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_CHARACTER, &none, 0));
-    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_COMPANION, &none, 0));
+    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_BOT, &bot, sb, NULL));
+    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_WANDERER, &wan, sw, NULL));
+    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_CHARACTER, &none, 0, NULL));
+    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_COMPANION, &none, 0, NULL));
     tn_world_set(w, "bots", 1, &e);
     tn_world_step(w);
-    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_BOT, &bot, sb));
+    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_BOT, &bot, sb, NULL));
     assert_string_equal(tn_world_message_text(w), "inspect: bot 2 was removed: its card is closed");
     int64_t first = 0;
     assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_BOT, &first,
-                                          tn_inspect_serial(w, TN_INSPECT_BOT, 0)));
+                                          tn_inspect_serial(w, TN_INSPECT_BOT, 0), NULL));
     tn_world_set(w, "wanderers", 2, &e);
     tn_world_step(w);
-    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_WANDERER, &wan, sw));
+    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_WANDERER, &wan, sw, NULL));
     assert_string_equal(tn_world_message_text(w),
                         "inspect: wanderer 3 was removed: its card is closed");
     /* removed and made again before the frame's check (a script's two
@@ -2566,9 +2566,9 @@ static void test_inspect_removed_unpins(void **state)
     tn_world_set(w, "wanderers", 2, &e);
     tn_world_set(w, "wanderers", 3, &e);
     tn_world_step(w);
-    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_BOT, &bot, sb2));
+    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_BOT, &bot, sb2, NULL));
     assert_string_equal(tn_world_message_text(w), "inspect: bot 2 was removed: its card is closed");
-    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_WANDERER, &wan, sw2));
+    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_WANDERER, &wan, sw2, NULL));
     assert_string_equal(tn_world_message_text(w),
                         "inspect: wanderer 3 was removed: its card is closed");
     /* a wanderer moved into another slot (what tn_wagents_on_edit does
@@ -2581,9 +2581,9 @@ static void test_inspect_removed_unpins(void **state)
     ag->nwanderers--;
     ag->wid[removed] = ag->wid[ag->nwanderers];
     ag->wanderers[removed] = ag->wanderers[ag->nwanderers];
-    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_WANDERER, &moved, s_last));
+    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_WANDERER, &moved, s_last, NULL));
     assert_int_equal(moved, removed);
-    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_WANDERER, &removed, s_removed));
+    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_WANDERER, &removed, s_removed, NULL));
     tn_world_set(w, "wanderers", 2, &e);
     /* a wanderer made now has drawn no waypoint yet: said so, not (0,0) */
     tn_world_set(w, "wanderers", 3, &e);
@@ -2593,6 +2593,111 @@ static void test_inspect_removed_unpins(void **state)
     tn_world_step(w);
     assert_true(tn_inspect_text(w, TN_INSPECT_WANDERER, 2, buf, sizeof buf));
     if (strstr(buf, "none yet") || !strstr(buf, "waypoint   ")) fail_msg("%s", buf);
+    tn_world_destroy(w);
+}
+
+/* A pinned enemy's card closes when the enemy goes, as a bot's or a
+ * wanderer's does, and the status line says why (a playtest: the card
+ * stayed, "(gone: it reached a destination or was crushed)", until an
+ * empty spot was Ctrl+clicked). */
+static const tn_enemy *enemy_in(const tn_enemies *p, int x0, int x1)
+{
+    for (int i = 0; i < p->count; i++)
+        if (p->e[i].tx >= x0 && p->e[i].tx <= x1 && p->e[i].ty >= 2 && p->e[i].ty <= 5 &&
+            p->e[i].state != TN_ENEMY_OUTRO)
+            return &p->e[i];
+    return NULL;
+}
+
+static void test_inspect_enemy_gone_unpins(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/tn_test_enemy_card_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    const char *text = "tilenav-map 1\nsize 24 9\ntiles\n"
+                       "########################\n"
+                       "#......................#\n"
+                       "#.S..................D.#\n"
+                       "#......................#\n"
+                       "#......................#\n"
+                       "#......................#\n"
+                       "#......................#\n"
+                       "#P.....................#\n"
+                       "########################\n";
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    tn_world *w = tu_load_world(path, 1);
+    unlink(path);
+    tn_enemies *p = tn_wenemies_of(w)->pool;
+    const tn_enemy *en = NULL;
+    for (int i = 0; i < 6000 && !en; i++) {
+        tn_world_step(w);
+        en = enemy_in(p, 4, 18);
+    }
+    assert_non_null(en);
+    /* reached: followed each step until it is reclaimed at D */
+    int64_t id = (int64_t)en->id;
+    tn_inspect_seen seen = {-1, -1, 0, 0};
+    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_ENEMY, &id, 0, &seen));
+    assert_int_equal(seen.tx, en->tx);
+    assert_int_equal(seen.ty, en->ty);
+    const int64_t reached = p->reached;
+    bool closed = false;
+    for (int i = 0; i < 60 * 600 && !closed; i++) {
+        tn_world_step(w);
+        closed = tn_inspect_unpin_removed(w, TN_INSPECT_ENEMY, &id, 0, &seen);
+    }
+    assert_true(closed);
+    assert_true(p->reached > reached);
+    char want[160];
+    snprintf(want, sizeof want, "inspect: enemy #%lld reached a destination: its card is closed",
+             (long long)id);
+    assert_string_equal(tn_world_message_text(w), want);
+    assert_int_equal(p->crushed, 0);
+    /* crushed: its four neighbours, then its tile, made blocks */
+    en = NULL;
+    for (int i = 0; i < 6000 && !en; i++) {
+        tn_world_step(w);
+        en = enemy_in(p, 4, 18);
+    }
+    assert_non_null(en);
+    id = (int64_t)en->id, seen = (tn_inspect_seen){-1, -1, 0, 0};
+    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_ENEMY, &id, 0, &seen));
+    const int x = en->tx, y = en->ty;
+    static const int d[5][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}, {0, 0}};
+    tn_error e;
+    for (int k = 0; k < 5; k++)
+        if (tn_failed(tn_world_edit(w, x + d[k][0], y + d[k][1], TN_EDIT_BLOCK, &e)))
+            fail_msg("block at (%d,%d): %s", x + d[k][0], y + d[k][1], e.msg);
+    assert_true(p->crushed >= 1);
+    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_ENEMY, &id, 0, &seen));
+    snprintf(want, sizeof want,
+             "inspect: enemy #%lld was crushed (an edit walled its tile in): its card is closed",
+             (long long)id);
+    assert_string_equal(tn_world_message_text(w), want);
+    /* every enemy cleared (the counters back to 0): not told apart */
+    en = NULL;
+    for (int i = 0; i < 6000 && !en; i++) {
+        tn_world_step(w);
+        en = enemy_in(p, 4, 18);
+    }
+    assert_non_null(en);
+    id = (int64_t)en->id, seen = (tn_inspect_seen){-1, -1, 0, 0};
+    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_ENEMY, &id, 0, &seen));
+    tn_enemies_clear(p);
+    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_ENEMY, &id, 0, &seen));
+    snprintf(want, sizeof want,
+             "inspect: enemy #%lld is gone (it reached a destination or was crushed): its card "
+             "is closed",
+             (long long)id);
+    assert_string_equal(tn_world_message_text(w), want);
+    /* not seen alive by this pin (nor kept): gone, for one reason or the other */
+    id = 999999;
+    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_ENEMY, &id, 0, NULL));
+    assert_string_equal(tn_world_message_text(w),
+                        "inspect: enemy #999999 is gone (it reached a "
+                        "destination or was crushed): its card is closed");
     tn_world_destroy(w);
 }
 
@@ -2617,7 +2722,7 @@ static void test_inspect_serials_past_2_32(void **state)
     int64_t bot = 1;
     const uint64_t sb = tn_inspect_serial(w, TN_INSPECT_BOT, bot);
     assert_true(sb == two32);
-    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_BOT, &bot, sb)); /* it is there */
+    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_BOT, &bot, sb, NULL)); /* it is there */
     assert_int_equal(bot, 1);
     /* bot #2 pinned; 2^32 bots later (counter at 2^32 + 1) its slot is made
      * again: the new bot is #2^32+2, not #2 */
@@ -2631,7 +2736,7 @@ static void test_inspect_serials_past_2_32(void **state)
     tn_world_set(w, "bots", 3, &e);
     tn_world_step(w);
     assert_true(tn_inspect_serial(w, TN_INSPECT_BOT, 2) == 2 * two32 + 2);
-    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_BOT, &bot, s2));
+    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_BOT, &bot, s2, NULL));
     assert_string_equal(tn_world_message_text(w), "inspect: bot 3 was removed: its card is closed");
     /* wanderer #3 pinned (slot 2); made again after 2^32 more */
     tn_wagents *ag = (tn_wagents *)tn_wagents_of(w);
@@ -2643,7 +2748,7 @@ static void test_inspect_serials_past_2_32(void **state)
     tn_world_set(w, "wanderers", 3, &e);
     tn_world_step(w);
     assert_true(tn_inspect_serial(w, TN_INSPECT_WANDERER, 2) == two32 + 4);
-    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_WANDERER, &wan, sw));
+    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_WANDERER, &wan, sw, NULL));
     assert_string_equal(tn_world_message_text(w),
                         "inspect: wanderer 3 was removed: its card is closed");
     /* a wanderer numbered past 2^32 is followed when it moves slots */
@@ -2653,7 +2758,7 @@ static void test_inspect_serials_past_2_32(void **state)
     ag->nwanderers--;
     ag->wid[0] = ag->wid[ag->nwanderers];
     ag->wanderers[0] = ag->wanderers[ag->nwanderers];
-    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_WANDERER, &moved, s_last));
+    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_WANDERER, &moved, s_last, NULL));
     assert_int_equal(moved, 0);
     tn_world_destroy(w);
 }
@@ -2720,9 +2825,9 @@ static void test_inspect_numbers_kept_by_failed_switch(void **state)
                      (unsigned long long)p->e[i].id, (unsigned long long)last_id);
     assert_int_equal(tn_wbots_count(w), 2);
     assert_true(tn_inspect_serial(w, TN_INSPECT_BOT, bot) > sb);
-    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_BOT, &bot, sb));
+    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_BOT, &bot, sb, NULL));
     assert_true(tn_inspect_serial(w, TN_INSPECT_WANDERER, wan) > sw);
-    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_WANDERER, &wan, sw));
+    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_WANDERER, &wan, sw, NULL));
     tn_world_destroy(w);
 }
 
@@ -2853,6 +2958,7 @@ int main(void)
         cmocka_unit_test(test_inspect),
         cmocka_unit_test(test_inspect_enemy_past_2_32),
         cmocka_unit_test(test_inspect_removed_unpins),
+        cmocka_unit_test(test_inspect_enemy_gone_unpins),
         cmocka_unit_test(test_inspect_serials_past_2_32),
         cmocka_unit_test(test_inspect_numbers_kept_by_failed_switch),
         cmocka_unit_test(test_inspect_waiting_bot),

@@ -708,6 +708,8 @@ static void camera_keys(app *a, double dt)
     camera_move(a, (float)dx * v * (float)dt, (float)dy * v * (float)dt);
 }
 
+static void unpin_removed(app *a);
+
 /* Ctrl+left released without a drag: pin the card of the agent there. */
 static void inspect_at(app *a, int sx, int sy)
 {
@@ -719,6 +721,8 @@ static void inspect_at(app *a, int sx, int sy)
     a->view.inspect_kind = kind;
     a->view.inspect_index = index;
     a->view.inspect_serial = tn_inspect_serial(a->w, kind, index);
+    a->view.inspect_seen = (tn_inspect_seen){-1, -1, 0, 0};
+    unpin_removed(a); /* notes where a pinned enemy is now (it is there) */
 }
 
 static void toggle_heuristic(app *a)
@@ -1282,12 +1286,13 @@ static void handle_event(app *a, const SDL_Event *ev)
     }
 }
 
-/* A pinned bot's or wanderer's card closes when its agent is removed
- * (a wanderer moved to another slot is followed). */
+/* A pinned bot's, wanderer's or enemy's card closes when its agent is
+ * removed (a wanderer moved to another slot is followed; an enemy's
+ * message says whether it reached a destination or was crushed). */
 static void unpin_removed(app *a)
 {
     if (tn_inspect_unpin_removed(a->w, a->view.inspect_kind, &a->view.inspect_index,
-                                 a->view.inspect_serial))
+                                 a->view.inspect_serial, &a->view.inspect_seen))
         a->view.inspect_kind = TN_INSPECT_NONE;
 }
 

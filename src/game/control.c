@@ -1317,6 +1317,7 @@ int tn_playback_record_navpath(tn_playback *p, tn_world *w, int tx, int ty)
 
 #include "tn_bot.h"
 #include "tn_enemy.h"
+#include "tn_flow.h"
 #include "tn_wagents.h"
 #include "tn_wbots.h"
 #include "tn_wenemies.h"
@@ -1473,8 +1474,40 @@ uint64_t tn_inspect_serial(const tn_world *w, int kind, int64_t index)
     return 0;
 }
 
-bool tn_inspect_unpin_removed(tn_world *w, int kind, int64_t *index, uint64_t serial)
+/* A pinned enemy: alive (seen updated), or gone, and then why. */
+static bool enemy_removed(tn_world *w, int64_t id, tn_inspect_seen *seen)
 {
+    const tn_wenemies *we = tn_wenemies_of(w);
+    const tn_enemies *p = we ? we->pool : NULL;
+    for (int i = 0; p && i < p->count; i++)
+        if ((int64_t)p->e[i].id == id) {
+            if (seen) {
+                seen->tx = p->e[i].tx, seen->ty = p->e[i].ty;
+                seen->reached = p->reached, seen->crushed = p->crushed;
+            }
+            return false;
+        }
+    /* Gone: reclaimed at a destination or crushed (its tile walled in
+     * with no open neighbour).  Arrivals and no crush since it was last
+     * seen: it arrived; a crush and its last tile now a block: that was
+     * it (counters gone back, the enemies cleared: not told apart). */
+    const char *why = "is gone (it reached a destination or was crushed)";
+    if (p && seen && seen->tx >= 0) {
+        const tn_flow *f = we->flow;
+        if (p->crushed == seen->crushed && p->reached > seen->reached)
+            why = "reached a destination";
+        else if (p->crushed > seen->crushed && f && seen->tx < f->w && seen->ty >= 0 &&
+                 seen->ty < f->h && f->kind[tn_flow_index(f, seen->tx, seen->ty)] == TN_FLOW_WALL)
+            why = "was crushed (an edit walled its tile in)";
+    }
+    tn_world_message(w, "inspect: enemy #%" PRId64 " %s: its card is closed", id, why);
+    return true;
+}
+
+bool tn_inspect_unpin_removed(tn_world *w, int kind, int64_t *index, uint64_t serial,
+                              tn_inspect_seen *seen)
+{
+    if (kind == TN_INSPECT_ENEMY) return enemy_removed(w, *index, seen);
     if (kind != TN_INSPECT_BOT && kind != TN_INSPECT_WANDERER) return false;
     if (serial && tn_inspect_serial(w, kind, *index) == serial) return false;
     const tn_wagents *ag = tn_wagents_of(w);

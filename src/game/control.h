@@ -416,14 +416,24 @@ bool tn_inspect_click(tn_world *w, float x, float y, float r, int *kind, int64_t
  * no such agent and for the other kinds, whose index is already that
  * agent's for good: an enemy's is its id). */
 uint64_t tn_inspect_serial(const tn_world *w, int kind, int64_t index);
-/* Per frame: true when the pinned bot's or wanderer's agent (`serial`:
- * tn_inspect_serial's when it was pinned) is gone (the world's message
- * says its card is closed; the caller unpins).  A slot of the same index
- * holding another agent (bots or wanderers lowered, then raised, before
- * this ran) is not it: its card would have shown the new one.  A wanderer
- * moved to another slot (a removal moves the last one into the removed
- * one's) is followed: *index is its slot now. */
-bool tn_inspect_unpin_removed(tn_world *w, int kind, int64_t *index, uint64_t serial);
+/* What a pin last saw of its enemy, to say why the enemy went: its tile
+ * and the enemies' reached and crushed counts then (tx -1: not seen). */
+typedef struct tn_inspect_seen {
+    int32_t tx, ty;
+    int64_t reached, crushed;
+} tn_inspect_seen;
+/* Per frame (and once at the pin): true when the pinned bot's, wanderer's
+ * or enemy's agent (`serial`: tn_inspect_serial's when it was pinned) is
+ * gone (the world's message says its card is closed, and for an enemy
+ * why: it reached a destination, or was crushed by an edit; the caller
+ * unpins).  A slot of the same index holding another agent (bots or
+ * wanderers lowered, then raised, before this ran) is not it: its card
+ * would have shown the new one.  A wanderer moved to another slot (a
+ * removal moves the last one into the removed one's) is followed: *index
+ * is its slot now.  `seen` (NULL: the reason is not told apart) is kept up
+ * to date while a pinned enemy lives; start it at tx -1. */
+bool tn_inspect_unpin_removed(tn_world *w, int kind, int64_t *index, uint64_t serial,
+                              tn_inspect_seen *seen);
 
 /* ---- the flow overlay's 8-connected field -----------------------------------
  * Display only (the enemies keep the world's 4-connected field): made for

@@ -38,6 +38,7 @@
 #include <SDL_ttf.h>
 #endif
 
+#include "control.h"
 #include "game.h"
 #include "tn_world.h"
 
@@ -265,10 +266,12 @@ typedef struct tn_view {
     /* the pinned inspect card: agent kind (TN_INSPECT_*), index and the
      * agent's spawn number (tn_inspect_serial: a bot or wanderer made
      * again in the same slot is another); an enemy's index is its spawn
-     * number, 64-bit as tn_enemy's id */
+     * number, 64-bit as tn_enemy's id; a pinned enemy's tile when last
+     * seen, to say why it went */
     int inspect_kind;
     int64_t inspect_index;
     uint64_t inspect_serial;
+    tn_inspect_seen inspect_seen;
     /* settings the front end keeps (shown in the panel / HUD) */
     bool fast_heuristic, flow8;
     const struct tn_flow *flow8_field; /* the 8-connected field to draw, or NULL */
