@@ -2509,7 +2509,9 @@ static void test_inspect(void **state)
      * message instead of leaving it beside the card */
     assert_false(tn_inspect_click(w, -500, -500, 4, &kind, &index));
     assert_int_equal(kind, TN_INSPECT_NONE);
-    assert_non_null(strstr(tn_world_message_text(w), "inspect: no agent there"));
+    assert_string_equal(tn_world_message_text(w),
+                        "inspect: no agent there, no card pinned (Ctrl+click the character, a "
+                        "bot, an enemy, the companion or a wanderer)");
     assert_true(tn_world_message_ttl(w) > 0);
     assert_true(tn_inspect_click(w, b->x + 8, b->y + 8, 4, &kind, &index));
     assert_int_equal(kind, TN_INSPECT_BOT);

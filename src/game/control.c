@@ -1711,8 +1711,8 @@ bool tn_inspect_click(tn_world *w, float x, float y, float r, int *kind, int64_t
     *kind = TN_INSPECT_NONE;
     *index = 0;
     tn_world_message(
-        w, "inspect: no agent there, no card pinned (Ctrl+click a bot, an enemy, the companion or "
-           "a wanderer)");
+        w, "inspect: no agent there, no card pinned (Ctrl+click the character, a bot, an enemy, "
+           "the companion or a wanderer)");
     return false;
 }
 
