@@ -885,18 +885,21 @@ static void test_settings_check(void **state)
     tn_settings s;
     assert_int_equal(tn_settings_load(&s, path, err, sizeof err), 1);
     /* speed 9 (line 4) and then speed 3 (line 7): the last one counts */
-    assert_int_equal(tn_settings_check(&s, path, out, sizeof out), 4);
+    /* window_h 400 (line 9): under the window's minimum 900x500 (it was
+     * taken without a word, then the window opened at 500 px high) */
+    assert_int_equal(tn_settings_check(&s, path, out, sizeof out), 5);
     snprintf(want, sizeof want,
              "%s:2: %s %g is out of range %g..%g (ignored)\n"
              "%s:3: unknown setting 'spede' (ignored)\n"
              "%s:5: search_speed 1.5 is not a whole number (ignored)\n"
-             "%s:6: window_w 100 is out of range 640..8192 (ignored)",
-             path, pi[0].name, pi[0].max + 1, pi[0].min, pi[0].max, path, path, path);
+             "%s:6: window_w 100 is out of range 900..8192 (ignored)\n"
+             "%s:9: window_h 400 is out of range 500..8192 (ignored)",
+             path, pi[0].name, pi[0].max + 1, pi[0].min, pi[0].max, path, path, path, path);
     assert_string_equal(out, want);
     remove(path); /* all used: nothing to say */
     f = fopen(path, "w");
     assert_non_null(f);
-    fputs("speed 3\noverlays 5\n", f);
+    fputs("speed 3\noverlays 5\nwindow_w 900\nwindow_h 500\n", f); /* the minimum is fine */
     fclose(f);
     assert_int_equal(tn_settings_load(&s, path, err, sizeof err), 1);
     assert_int_equal(tn_settings_check(&s, path, out, sizeof out), 0);
@@ -913,7 +916,7 @@ static void test_settings_check(void **state)
     assert_int_equal(tn_settings_check(&s, path, out, sizeof out), 2);
     snprintf(want, sizeof want,
              "%s:2: unknown setting 'spede' (ignored)\n"
-             "%s:3: window_w 50 is out of range 640..8192 (ignored)",
+             "%s:3: window_w 50 is out of range 900..8192 (ignored)",
              path, path);
     assert_string_equal(out, want);
     remove(path);

@@ -1354,7 +1354,7 @@ static void load_settings(app *a)
 #ifndef __EMSCRIPTEN__ /* in a browser the window is the page's size */
     double ww, wh;
     if (tn_settings_get(&st, "window_w", &ww) && tn_settings_get(&st, "window_h", &wh) &&
-        ww >= 640 && wh >= 360 && ww <= 8192 && wh <= 8192) {
+        ww >= TN_WINDOW_MIN_W && wh >= TN_WINDOW_MIN_H && ww <= 8192 && wh <= 8192) {
         /* at most the display's usable size: a size saved on a larger
          * display (or written by hand) put the panel and the status line
          * off the screen, and at 8192x8192 nothing was shown at all */
@@ -1559,7 +1559,7 @@ static int open_window(app *a, char *err, size_t cap)
         snprintf(err, cap, "cannot open a window: %s", SDL_GetError());
         return -1;
     }
-    SDL_SetWindowMinimumSize(a->win, 900, 500);
+    SDL_SetWindowMinimumSize(a->win, TN_WINDOW_MIN_W, TN_WINDOW_MIN_H);
     set_title(a);
     a->ren = SDL_CreateRenderer(a->win, -1, SDL_RENDERER_ACCELERATED | SDL_RENDERER_PRESENTVSYNC);
     if (a->ren && !SDL_GetHint(SDL_HINT_RENDER_DRIVER) && gl_is_software()) {

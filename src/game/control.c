@@ -661,8 +661,8 @@ int tn_settings_check(const tn_settings *s, const char *path, char *out, size_t 
         {"hud_hidden", -DBL_MAX, DBL_MAX, false}, /* any number: 0 is off */
         {"fast_heuristic", -DBL_MAX, DBL_MAX, false},
         {"flow8", -DBL_MAX, DBL_MAX, false},
-        {"window_w", 640, 8192, false},
-        {"window_h", 360, 8192, false},
+        {"window_w", TN_WINDOW_MIN_W, 8192, false}, /* the window's minimum (app.c) */
+        {"window_h", TN_WINDOW_MIN_H, 8192, false},
     };
     int np, bad = 0;
     const tn_param_info *pi = tn_world_params(&np);

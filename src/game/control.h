@@ -207,6 +207,10 @@ bool tn_undo_undo_key(tn_undo *u, tn_world *w, bool restore_offered);
  * keys.  Written atomically (tmp + fsync + rename).  A malformed file is
  * ignored as a whole with a message naming file, line and problem. */
 #define TN_SETTINGS_MAX 40
+/* The window's smallest size (app.c: SDL_SetWindowMinimumSize; the UI's
+ * packed 1:1 layout is made for it), so also window_w's and window_h's. */
+#define TN_WINDOW_MIN_W 900
+#define TN_WINDOW_MIN_H 500
 typedef struct tn_settings {
     int count;
     char name[TN_SETTINGS_MAX][32];
@@ -225,8 +229,8 @@ int tn_settings_load(tn_settings *s, const char *path, char *err, size_t cap);
 int tn_settings_save(const tn_settings *s, const char *path, char *err, size_t cap);
 /* The settings the game does not use, read from `path`: an unknown name,
  * or a value outside what its key takes (a world parameter's range, the
- * window's own keys': speed 0..5, window_w 640..8192, ...), each ignored.
- * One line "PATH:LINE: problem (ignored)" for each, "\n" between, into
+ * window's own keys': speed 0..5, window_w 900..8192, window_h
+ * 500..8192, ...), each ignored.  One line "PATH:LINE: problem (ignored)" for each, "\n" between, into
  * out (cut to cap); returns how many. */
 int tn_settings_check(const tn_settings *s, const char *path, char *out, size_t cap);
 
