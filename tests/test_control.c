@@ -2601,6 +2601,33 @@ static void test_inspect_removed_unpins(void **state)
     tn_world_destroy(w);
 }
 
+/* The frame for a window's size: a window under the minimum 900x500 (no
+ * window manager to keep it) was shown the 900x500 frame shrunk, its
+ * 12 px text drawn at 9 px at 700x400; now the layout keeps the minimum's
+ * size, drawn 1:1 and cut at the window's edges. */
+static void test_window_frame(void **state)
+{
+    (void)state;
+    static const int c[][6] = {
+        /* output w, h -> logical w, h, layout w, h */
+        {2560, 1440, 1280, 720, 1280, 720}, /* scaled up */
+        {1280, 720, 1280, 720, 1280, 720},  {1024, 600, 1024, 600, 1024, 600},
+        {1400, 600, 1400, 600, 1400, 600},  {900, 500, 900, 500, 900, 500},
+        {700, 400, 700, 400, 900, 500}, /* 1:1, the 900x500 layout cut */
+        {1100, 300, 1100, 300, 1100, 500},  {640, 900, 640, 900, 900, 900},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        int lw, lh, uw, uh;
+        tn_window_frame(c[i][0], c[i][1], &lw, &lh, &uw, &uh);
+        if (lw != c[i][2] || lh != c[i][3] || uw != c[i][4] || uh != c[i][5])
+            fail_msg("%dx%d: logical %dx%d, layout %dx%d; want %dx%d, %dx%d", c[i][0], c[i][1], lw,
+                     lh, uw, uh, c[i][2], c[i][3], c[i][4], c[i][5]);
+        /* drawn 1:1 (no text under its size) unless the output is larger */
+        assert_true(lw == c[i][0] || (c[i][0] >= 1280 && c[i][1] >= 720));
+        assert_true(uw >= TN_WINDOW_MIN_W && uh >= TN_WINDOW_MIN_H);
+    }
+}
+
 /* A pinned enemy's card closes when the enemy goes, as a bot's or a
  * wanderer's does, and the status line says why (a playtest: the card
  * stayed, "(gone: it reached a destination or was crushed)", until an
@@ -2964,6 +2991,7 @@ int main(void)
         cmocka_unit_test(test_inspect_enemy_past_2_32),
         cmocka_unit_test(test_inspect_removed_unpins),
         cmocka_unit_test(test_inspect_enemy_gone_unpins),
+        cmocka_unit_test(test_window_frame),
         cmocka_unit_test(test_inspect_serials_past_2_32),
         cmocka_unit_test(test_inspect_numbers_kept_by_failed_switch),
         cmocka_unit_test(test_inspect_waiting_bot),

@@ -116,6 +116,7 @@ typedef struct app {
      * the view is still that one (no zoom, pan or follow since) */
     int fit_zoom;
     float fit_x, fit_y;
+    int small_w, small_h; /* a size under the minimum the window was set back from */
 } app;
 
 /* -------------------------------------------------------------- saving */
@@ -1471,20 +1472,34 @@ static int host_control(void *user, tn_world *w, int op, double value, char *err
 }
 
 /* The logical frame for the window's size: 1280x720 scaled when the window
- * is at least that large, else the window's own pixels 1:1 (ui.h). */
+ * is at least that large, else the window's own pixels 1:1 (ui.h).  A
+ * window made smaller than the minimum (no window manager to keep it, as
+ * under Xvfb: xdotool windowsize 700 400) is set back to it, once for that
+ * size; one kept smaller shows the minimum's layout 1:1, cut at its right
+ * and bottom edges (it was the 900x500 frame shrunk, text under 12 px). */
 static void ui_resize(app *a)
 {
+    int ww = 0, wh = 0;
+    SDL_GetWindowSize(a->win, &ww, &wh);
+    if (ww >= TN_WINDOW_MIN_W && wh >= TN_WINDOW_MIN_H) {
+        a->small_w = a->small_h = 0;
+    } else if (ww > 0 && wh > 0 && (ww != a->small_w || wh != a->small_h)) {
+        a->small_w = ww, a->small_h = wh;
+        const int nw = ww < TN_WINDOW_MIN_W ? TN_WINDOW_MIN_W : ww;
+        const int nh = wh < TN_WINDOW_MIN_H ? TN_WINDOW_MIN_H : wh;
+        SDL_SetWindowSize(a->win, nw, nh);
+        tn_world_message(a->w, "window %dx%d is under the minimum %dx%d: set back to %dx%d", ww, wh,
+                         TN_WINDOW_MIN_W, TN_WINDOW_MIN_H, nw, nh);
+    }
     int ow = 0, oh = 0;
     if (SDL_GetRendererOutputSize(a->ren, &ow, &oh) != 0 || ow <= 0 || oh <= 0) return;
-    int lw = TN_GAME_LOGICAL_W, lh = TN_GAME_LOGICAL_H;
-    if (ow < lw || oh < lh) {
-        lw = ow < 900 ? 900 : ow;
-        lh = oh < 500 ? 500 : oh;
-    }
-    if (lw != tn_ui_w || lh != tn_ui_h) {
+    int lw, lh, uw, uh, cw = 0, ch = 0;
+    tn_window_frame(ow, oh, &lw, &lh, &uw, &uh);
+    SDL_RenderGetLogicalSize(a->ren, &cw, &ch);
+    if (lw != cw || lh != ch) SDL_RenderSetLogicalSize(a->ren, lw, lh);
+    if (uw != tn_ui_w || uh != tn_ui_h) {
         const bool fitted = view_fitted(a);
-        SDL_RenderSetLogicalSize(a->ren, lw, lh);
-        tn_ui_set_size(lw, lh);
+        tn_ui_set_size(uw, uh);
         if (fitted)
             camera_fit(a,
                        a->view.zoom != tn_zoom_fit_all_in(tn_world_map(a->w), tn_view_h(&a->view)));

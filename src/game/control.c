@@ -647,6 +647,15 @@ int tn_settings_load(tn_settings *s, const char *path, char *err, size_t cap)
     return rc;
 }
 
+void tn_window_frame(int ow, int oh, int *lw, int *lh, int *uw, int *uh)
+{
+    *lw = *uw = 1280, *lh = *uh = 720; /* TN_GAME_LOGICAL_W x _H (game.h) */
+    if (ow >= 1280 && oh >= 720) return;
+    *lw = ow, *lh = oh;
+    *uw = ow < TN_WINDOW_MIN_W ? TN_WINDOW_MIN_W : ow;
+    *uh = oh < TN_WINDOW_MIN_H ? TN_WINDOW_MIN_H : oh;
+}
+
 int tn_settings_check(const tn_settings *s, const char *path, char *out, size_t cap)
 {
     /* the window's own keys (app.c, current_settings) and what it takes */

@@ -211,6 +211,14 @@ bool tn_undo_undo_key(tn_undo *u, tn_world *w, bool restore_offered);
  * packed 1:1 layout is made for it), so also window_w's and window_h's. */
 #define TN_WINDOW_MIN_W 900
 #define TN_WINDOW_MIN_H 500
+/* The frame for a window whose renderer output is ow x oh px: *lw x *lh,
+ * the logical size the output shows (scaled up from 1280x720 in a larger
+ * window, else the output's own pixels 1:1), and *uw x *uh, the UI's
+ * layout, the same but never under TN_WINDOW_MIN_W x _H: a window below
+ * that (a window manager that ignores the minimum, or none) shows the
+ * minimum's layout 1:1 cut at its right and bottom edges, never shrunk
+ * (text under 12 px). */
+void tn_window_frame(int ow, int oh, int *lw, int *lh, int *uw, int *uh);
 typedef struct tn_settings {
     int count;
     char name[TN_SETTINGS_MAX][32];
