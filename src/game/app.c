@@ -1479,6 +1479,7 @@ static int host_control(void *user, tn_world *w, int op, double value, char *err
  * and bottom edges (it was the 900x500 frame shrunk, text under 12 px). */
 static void ui_resize(app *a)
 {
+#ifndef __EMSCRIPTEN__ /* in a browser the canvas is the page's size */
     int ww = 0, wh = 0;
     SDL_GetWindowSize(a->win, &ww, &wh);
     if (ww >= TN_WINDOW_MIN_W && wh >= TN_WINDOW_MIN_H) {
@@ -1491,10 +1492,14 @@ static void ui_resize(app *a)
         tn_world_message(a->w, "window %dx%d is under the minimum %dx%d: set back to %dx%d", ww, wh,
                          TN_WINDOW_MIN_W, TN_WINDOW_MIN_H, nw, nh);
     }
+#endif
     int ow = 0, oh = 0;
     if (SDL_GetRendererOutputSize(a->ren, &ow, &oh) != 0 || ow <= 0 || oh <= 0) return;
     int lw, lh, uw, uh, cw = 0, ch = 0;
     tn_window_frame(ow, oh, &lw, &lh, &uw, &uh);
+#ifdef __EMSCRIPTEN__ /* a page under the minimum: its frame scaled to fit (a cut one cannot scroll) */
+    lw = uw, lh = uh;
+#endif
     SDL_RenderGetLogicalSize(a->ren, &cw, &ch);
     if (lw != cw || lh != ch) SDL_RenderSetLogicalSize(a->ren, lw, lh);
     if (uw != tn_ui_w || uh != tn_ui_h) {
