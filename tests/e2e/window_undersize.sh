@@ -19,7 +19,7 @@ back_to() { # w h: after a smaller size, the game sets the window to w x h
     i=0
     until xdotool getwindowgeometry "$WID" | grep -q "Geometry: $1x$2"; do
         i=$((i + 1))
-        [ $i -gt 100 ] && fail "the window was not set back to $1x$2: $(xdotool getwindowgeometry "$WID" | grep Geometry)"
+        [ $i -gt 600 ] && fail "the window was not set back to $1x$2: $(xdotool getwindowgeometry "$WID" | grep Geometry)"
         sleep 0.1
     done
 }
