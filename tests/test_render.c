@@ -799,7 +799,7 @@ static void test_sliders_clear_text(void **state)
                 const int x = end ? b.x1 : b.x0;
                 panel_mouse(&v, w, SDL_MOUSEMOTION, x, b.y);
                 char foot[2][TN_UI_FOOT_MAX];
-                tn_ui_panel_footer(&k.g, &v, foot);
+                tn_ui_panel_footer(&k.g, w, &v, foot);
                 char want[TN_UI_FOOT_MAX];
                 snprintf(want, sizeof want, "%s (%g..%g)", pi[i].help, pi[i].min, pi[i].max);
                 if (v.hot_slider != i || strncmp(foot[0], want, strlen(foot[0])) != 0)
@@ -1818,7 +1818,7 @@ static void test_panel_footer_fits(void **state)
         v.hot_slider = i;
         v.drag_slider = -1;
         char foot[2][TN_UI_FOOT_MAX], want[TN_UI_FOOT_MAX], got[2 * TN_UI_FOOT_MAX + 4];
-        int nl = tn_ui_panel_footer(&k.g, &v, foot);
+        int nl = tn_ui_panel_footer(&k.g, w, &v, foot);
         assert_true(nl == 1 || nl == 2);
         for (int l = 0; l < nl; l++)
             if (tn_gfx_text_width(&k.g, TN_FONT_SMALL, foot[l]) > maxw)
@@ -1839,6 +1839,29 @@ static void test_panel_footer_fits(void **state)
         two += nl == 2;
     }
     printf("  %d of %d footers take two lines\n", two, n + 1);
+    tn_world_destroy(w);
+    /* on a map over 512x512 with the classic planner chosen, the graph
+     * plans: the planner's footer says why (the value reads "(graph)" at
+     * 900x500, nothing said why) */
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(520, 520, NULL, &m, NULL)));
+    for (int x = 0; x < 520; x++) tn_map_set_tile(m, x, 519, TN_TILE_BLOCK, NULL);
+    m->start_x = 5, m->start_y = 518;
+    tn_world_config cfg = tn_world_default_config();
+    tn_error e;
+    if (tn_failed(tn_world_create(m, &cfg, NULL, &w, &e))) fail_msg("%s", e.msg);
+    for (int i = 0; i < n; i++)
+        if (strcmp(pi[i].name, "planner") == 0) v.hot_slider = i;
+    for (int classic = 0; classic < 2; classic++) {
+        assert_true(tn_succeeded(tn_world_set(w, "planner", classic ? 0 : 1, &e)));
+        char foot[2][TN_UI_FOOT_MAX], got[2 * TN_UI_FOOT_MAX + 4];
+        int nl = tn_ui_panel_footer(&k.g, w, &v, foot);
+        for (int l = 0; l < nl; l++)
+            assert_true(tn_gfx_text_width(&k.g, TN_FONT_SMALL, foot[l]) <= maxw);
+        snprintf(got, sizeof got, "%s%s%s", foot[0], nl == 2 ? " " : "", nl == 2 ? foot[1] : "");
+        if ((strstr(got, "classic is off above 512x512 tiles") != NULL) != classic)
+            fail_msg("planner %d on 520x520: footer \"%s\"", !classic, got);
+    }
     tn_world_destroy(w);
     rig_close(&k);
 }

@@ -333,6 +333,15 @@ static void section_title(tn_gfx *g, int y, const char *title, const char *hint)
 
 static void bar_progress(tn_gfx *g, const tn_bar_labels *lb);
 
+/* The classic planner is chosen but the graph plans (a map over 512x512:
+ * no classic path finder). */
+static bool classic_off(const tn_world *w)
+{
+    double val;
+    return w && tn_world_get(w, "planner", &val) && val <= 0.5 &&
+           strcmp(tn_wbots_planner_in_effect(w), "graph") == 0;
+}
+
 void tn_ui_panel_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
 {
     tn_gfx_rect(g, PANEL_X, 0, TN_PANEL_W, TN_FRAME_H, TN_COL_PANEL);
@@ -376,8 +385,7 @@ void tn_ui_panel_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
         char label[64], value[48];
         tn_ui_param_label(p->name, label, sizeof label);
         if (on) tn_ui_param_value(p, val, value, sizeof value);
-        if (on && strcmp(p->name, "planner") == 0 && val <= 0.5 &&
-            strcmp(tn_wbots_planner_in_effect(w), "graph") == 0) /* map over 512x512 */
+        if (on && strcmp(p->name, "planner") == 0 && classic_off(w))
             snprintf(value, sizeof value, "%s", b.beside ? "(graph)" : "classic (off here: graph)");
         else if (!on)
             snprintf(value, sizeof value, "not available");
@@ -432,7 +440,7 @@ void tn_ui_panel_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
     /* footer: the hovered slider's help, or the main keys; a help wider
      * than the panel takes two lines, the rule moves up for them */
     char foot[2][TN_UI_FOOT_MAX];
-    int nf = tn_ui_panel_footer(g, v, foot);
+    int nf = tn_ui_panel_footer(g, w, v, foot);
     int lh = tn_gfx_line_height(g, TN_FONT_SMALL);
     /* two lines: the first a line higher (a short frame: lower, close to
      * the edge, under its last overlay row, which ends 32 px above it) */
@@ -446,14 +454,19 @@ void tn_ui_panel_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
                     TN_COL_TEXT_DIM);
 }
 
-int tn_ui_panel_footer(const tn_gfx *g, const tn_view *v, char out[2][TN_UI_FOOT_MAX])
+int tn_ui_panel_footer(const tn_gfx *g, const tn_world *w, const tn_view *v,
+                       char out[2][TN_UI_FOOT_MAX])
 {
     int n;
     const tn_param_info *params = tn_world_params(&n);
     char text[TN_UI_FOOT_MAX];
     snprintf(text, sizeof text, "F1 help  Ctrl+S save  F12 shot  Esc quit");
     int hs = v->drag_slider >= 0 ? v->drag_slider : v->hot_slider;
-    if (hs >= 0 && hs < n)
+    if (hs >= 0 && hs < n && strcmp(params[hs].name, "planner") == 0 && classic_off(w))
+        /* (the value says "(graph)" at 900x500, and nothing said why) */
+        snprintf(text, sizeof text, "classic is off above 512x512 tiles: the graph plans (%g..%g)",
+                 params[hs].min, params[hs].max);
+    else if (hs >= 0 && hs < n)
         snprintf(text, sizeof text, "%s (%g..%g)", params[hs].help, params[hs].min, params[hs].max);
     const int maxw = TN_PANEL_W - 2 * PAD;
     snprintf(out[0], TN_UI_FOOT_MAX, "%s", text);

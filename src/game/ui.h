@@ -339,10 +339,12 @@ typedef struct tn_bar_labels {
 void tn_ui_bar_labels(const tn_gfx *g, const tn_view *v, tn_bar_labels *out);
 
 /* The panel's footer: the hovered (or dragged) slider's help with its
- * range, else the main keys, in lines no wider than the panel's text
- * (TN_PANEL_W less its margins) cut at blanks: 1 or 2 lines. */
+ * range (the planner's on a map where the classic one is off says so: w,
+ * NULL for none), else the main keys, in lines no wider than the panel's
+ * text (TN_PANEL_W less its margins) cut at blanks: 1 or 2 lines. */
 #define TN_UI_FOOT_MAX 160
-int tn_ui_panel_footer(const tn_gfx *g, const tn_view *v, char out[2][TN_UI_FOOT_MAX]);
+int tn_ui_panel_footer(const tn_gfx *g, const tn_world *w, const tn_view *v,
+                       char out[2][TN_UI_FOOT_MAX]);
 
 /* The pinned inspect card's box (false: no card): in the map view's
  * top-right corner, else the first of its bottom-right, top-left and
