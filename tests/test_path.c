@@ -19,6 +19,7 @@
 #include "tn_path.h"
 #include "tn_rng.h"
 #include "tn_surf.h"
+#include "tn_trace.h"
 #include "surf_oracle.h"
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -1126,6 +1127,21 @@ static void test_jump_model_null(void **state)
     assert_int_equal(tn_jump_model_init(&jm, &p, &e), TN_OK);
 }
 
+/* tn_path_max_expand and tn_path_set_trace dereferenced a NULL finder
+ * (a segfault), where their siblings (tn_path_invalidate, _explored_at,
+ * tn_navquery_set_trace, tn_bot_set_clock) take NULL as nothing. */
+static void test_finder_null_accessors(void **state)
+{
+    (void)state;
+    assert_int_equal(tn_path_max_expand(NULL), 0);
+    tn_trace t;
+    tn_trace_event ev[4];
+    tn_trace_init(&t, ev, 4);
+    tn_path_set_trace(NULL, &t);
+    tn_path_set_trace(NULL, NULL);
+    assert_int_equal(t.count, 0);
+}
+
 /* The jump model's rise simulation stopped at 600 steps, so physics that
  * validate accepted (gravity 1 px/s^2) got an M below the documented
  * floor(jump_height + 1/32).  Such physics are refused now; a rise just
@@ -1260,6 +1276,7 @@ int main(void)
         cmocka_unit_test(test_tile_size_same_paths),
         cmocka_unit_test(test_tile_size_refused),
         cmocka_unit_test(test_jump_model_null),
+        cmocka_unit_test(test_finder_null_accessors),
         cmocka_unit_test(test_jump_model_slow_rise),
         cmocka_unit_test(test_reach_not_monotonic_in_jump),
     };

@@ -315,9 +315,12 @@ void tn_path_destroy(tn_path *pf)
     tn_free(&a, pf);
 }
 
-int tn_path_max_expand(const tn_path *pf) { return pf->limit; }
+int tn_path_max_expand(const tn_path *pf) { return pf ? pf->limit : 0; }
 
-void tn_path_set_trace(tn_path *pf, tn_trace *trace) { pf->trace = trace; }
+void tn_path_set_trace(tn_path *pf, tn_trace *trace)
+{
+    if (pf) pf->trace = trace;
+}
 
 /* Out of line: the search loop keeps only a test and a call, so a finder
  * without a trace runs the same code as before traces existed. */

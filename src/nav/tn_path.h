@@ -268,6 +268,8 @@ tn_status tn_path_create(int map_w, int map_h, const tn_phys_params *phys, int m
  * invalid. */
 size_t tn_path_memory(int map_w, int map_h, const tn_phys_params *phys, int max_expand);
 void tn_path_destroy(tn_path *pf);
+/* The finder's search limit (max_expand as created, lowered as above); 0
+ * for NULL. */
 int tn_path_max_expand(const tn_path *pf);
 /* Forget the cached per-tile bits (call when a map's tiles were changed
  * without tn_map_set_tile, or a map was replaced at the same address).
@@ -297,7 +299,7 @@ tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_
  * OPEN at each push, CLOSE at each expansion, GOAL when the goal is popped
  * (the goal counts as expanded here: CLOSE + GOAL events = stats.expanded);
  * x, y = the node's bottom-left tile, id = its jump value, g and f in cost
- * units. */
+ * units.  pf NULL: nothing. */
 struct tn_trace;
 void tn_path_set_trace(tn_path *pf, struct tn_trace *trace);
 
