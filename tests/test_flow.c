@@ -798,6 +798,9 @@ static void test_null_argument_named(void **state)
     expect_msg(tn_flow_rebuild(NULL, m, &e), &e, "flow: no flow field (f is NULL)");
     expect_msg(tn_flow_rebuild(f, NULL, &e), &e, "flow: no map (m is NULL)");
     expect_msg(tn_flow_update(f, NULL, 1, 1, &e), &e, "flow: no map (m is NULL)");
+    /* tn_flow_set_kind said "flow: no field", unlike rebuild and update */
+    expect_msg(tn_flow_set_kind(NULL, 1, 1, TN_FLOW_WALL, &e), &e,
+               "flow: no flow field (f is NULL)");
     expect_msg(tn_flow_whatif(NULL, 1, 1, TN_FLOW_WALL, NULL, 0, &lost, NULL, &e), &e,
                "flow: what-if without a field (f is NULL)");
     expect_msg(tn_flow_whatif(f, 1, 1, TN_FLOW_WALL, NULL, 0, NULL, NULL, &e), &e,

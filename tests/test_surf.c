@@ -5163,7 +5163,7 @@ static void test_null_argument_named(void **state)
     tn_surf *out = NULL;
     const char data[4] = {0};
     tn_error e;
-    for (int k = 0; k < 11; k++) {
+    for (int k = 0; k < 14; k++) {
         tn_status st = 0;
         const char *want = NULL;
         switch (k) {
@@ -5198,8 +5198,21 @@ static void test_null_argument_named(void **state)
         case 9:
             st = tn_surf_edit(NULL, m, 1, 1, &e), want = "surf: no graph to edit (g is NULL)";
             break;
-        default:
+        case 10:
             st = tn_surf_edit(g, NULL, 1, 1, &e), want = "surf: no map to edit (m is NULL)";
+            break;
+        /* tn_surf_rebuild said "surf: no graph, map or profile" */
+        case 11:
+            st = tn_surf_rebuild(NULL, m, &prof, &e);
+            want = "surf: no graph to rebuild (g is NULL)";
+            break;
+        case 12:
+            st = tn_surf_rebuild(g, NULL, &prof, &e);
+            want = "surf: no map to rebuild for (m is NULL)";
+            break;
+        default:
+            st = tn_surf_rebuild(g, m, NULL, &e);
+            want = "surf: no profile to rebuild for (prof is NULL)";
             break;
         }
         assert_int_equal(st, TN_FAILURE | TN_INVALID_PARAM);

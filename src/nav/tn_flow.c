@@ -1149,7 +1149,9 @@ static long update_budget(const tn_flow *f) { return f->npad / 8 + 64; }
 
 tn_status tn_flow_set_kind(tn_flow *f, int x, int y, int kind, tn_error *err)
 {
-    if (!f) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "flow: no field");
+    if (!f)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "flow: no flow field (f is NULL)");
     tn_status st = check_tile(f, x, y, "tile", err);
     if (tn_failed(st)) return st;
     if (kind < TN_FLOW_WALL || kind > TN_FLOW_DEST)

@@ -3914,8 +3914,13 @@ tn_status tn_surf_load(const tn_map *m, const tn_surf_profile *prof, const void 
 tn_status tn_surf_rebuild(tn_surf *g, const tn_map *m, const tn_surf_profile *prof, tn_error *err)
 {
     if (!g || !m || !prof)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surf: no graph, map or profile");
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "surf: no %s (%s is NULL)",
+                            !g   ? "graph to rebuild"
+                            : !m ? "map to rebuild for"
+                                 : "profile to rebuild for",
+                            !g   ? "g"
+                            : !m ? "m"
+                                 : "prof");
     int per_tile;
     float step_px;
     tn_surf_profile norm;
