@@ -246,6 +246,21 @@ static void test_null_name(void **state)
     }
 }
 
+/* A NULL output or text is named, as tn_map_parse names it; the message
+ * was "scen: no buffer or no output pointer" for either. */
+static void test_null_argument_named(void **state)
+{
+    (void)state;
+    tn_scen *s = NULL;
+    tn_error e;
+    assert_int_equal(tn_scen_parse("version 1\n", 10, NULL, NULL, NULL, &e),
+                     TN_FAILURE | TN_INVALID_PARAM);
+    assert_string_equal(e.msg, "scen: no output pointer (out NULL)");
+    assert_int_equal(tn_scen_parse(NULL, 3, NULL, NULL, &s, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_null(s);
+    assert_string_equal(e.msg, "scen: no text (buf NULL with a length)");
+}
+
 /* tn_scen.h's memory figure, by a counting allocator: the struct plus
  * max(count, 1) queries (it said count queries; an empty file has one). */
 static void test_memory(void **state)
@@ -302,7 +317,7 @@ int main(void)
         cmocka_unit_test(test_truncations),    cmocka_unit_test(test_junk),
         cmocka_unit_test(test_movingai_files), cmocka_unit_test(test_bom),
         cmocka_unit_test(test_null_name),      cmocka_unit_test(test_memory),
-        cmocka_unit_test(test_long_name),
+        cmocka_unit_test(test_long_name),      cmocka_unit_test(test_null_argument_named),
     };
     return cmocka_run_group_tests_name("scen", tests, NULL, NULL);
 }

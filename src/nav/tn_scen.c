@@ -177,8 +177,9 @@ tn_status tn_scen_parse(const char *buf, size_t len, const char *name, const tn_
     if (out) *out = NULL;
     if (!name) name = "scen"; /* the module speaks (tn_common.h) */
     if (!out || (!buf && len > 0))
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "scen: no buffer or no output pointer");
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "scen: %s",
+                            !out ? "no output pointer (out NULL)"
+                                 : "no text (buf NULL with a length)");
     if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) { /* a UTF-8 byte-order mark */
         buf += 3;
         len -= 3;
