@@ -3792,6 +3792,22 @@ static void test_query_objects(void **state)
             assert_int_equal(tn_surf_query_step(qa, 5, NULL, &e), TN_FAILURE | TN_INVALID_PARAM);
             assert_non_null(strstr(e.msg, "another query used this query object"));
         }
+        /* a query refused before it searches (a start that is no node)
+         * ends it too, as the header says (its serial changed and the
+         * slice went on, a library review found), on an object and on
+         * the graph's own state */
+        if (tn_surf_query_begin(qa, 0, j / 6, row - 1, &e) == TN_IN_PROGRESS) {
+            const uint32_t serial = tn_surf_query_serial(qa);
+            assert_true(tn_failed(tn_surf_query_find(qa, -7, 1, 1, NULL, 0, NULL, NULL, NULL)));
+            assert_true(tn_surf_query_serial(qa) != serial);
+            assert_int_equal(tn_surf_query_step(qa, 5, NULL, &e), TN_FAILURE | TN_INVALID_PARAM);
+            assert_non_null(strstr(e.msg, "another query used this query object"));
+        }
+        if (tn_surf_find_begin(g, 0, j / 6, row - 1, &e) == TN_IN_PROGRESS) {
+            assert_true(tn_failed(tn_surf_find(g, -7, 1, 1, NULL, 0, NULL, NULL, NULL)));
+            assert_int_equal(tn_surf_find_step(g, 5, NULL, &e), TN_FAILURE | TN_INVALID_PARAM);
+            assert_non_null(strstr(e.msg, "another query used the graph"));
+        }
         tn_status sb = tn_surf_query_begin(qb, 0, j / 6, row - 1, &e);
         /* edits where a block on an empty row adds standing places: the
          * objects grow with the graph and still answer as tn_surf_find */

@@ -2420,6 +2420,9 @@ static tn_status find_common(const tn_surf *g, tn_surf_query *q, int start, int 
     tn_error_clear(err);
     answer_clear(count, stats); /* every failure says no plan: frames, end_node -1 */
     if (!g) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "surf: no graph (NULL)");
+    /* any other query ends a sliced one, also one refused before it
+     * searches (its serial changed, and the slice went on) */
+    q->sl_other = q->sl_state != SLICE_NONE;
     if (out && cap < 0)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "surf: a leg buffer with a negative capacity (%d)", cap);
@@ -2497,6 +2500,7 @@ static tn_status slice_begin(const tn_surf *g, tn_surf_query *q, int start, int 
                              tn_error *err)
 {
     q->sl_state = SLICE_NONE;
+    q->sl_other = false;
     tn_status st = query_begin(g, q, start, gx, gy, NULL, NULL, &q->sl_goal, err);
     if (st != TN_OK) return st;
     q->sl_start = start, q->sl_gx = gx, q->sl_gy = gy;
@@ -2576,7 +2580,7 @@ static tn_status slice_check(const tn_surf *g, tn_surf_query *q, const slice_nam
             "again",
             N->begin, what);
     }
-    if (q->sl_gen != q->gen) {
+    if (q->sl_gen != q->gen || q->sl_other) {
         q->sl_state = SLICE_NONE;
         return tn_error_set(err, bad, 0, 0,
                             "surf: %s between tn_surf_%s and tn_surf_%s; begin again", N->other,
@@ -2810,6 +2814,7 @@ tn_status tn_surf_query_find(tn_surf_query *q, int start, int gx, int gy, tn_sur
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "surf: no query object (NULL)");
     q->serial++;
+    q->sl_other = q->sl_state != SLICE_NONE; /* (refused by the fit too) */
     tn_status st = query_fit(q, !q->g->qindex, "find", err);
     if (st != TN_OK) {
         q->nexpanded = q->nexp_dropped = 0;

@@ -105,6 +105,8 @@ struct tn_surf_query {
     int sl_cl;
     goal sl_close;
     uint32_t sl_generation, sl_index, sl_gen;
+    bool sl_other;   /* a query that never searched (refused) ran since the begin: it
+                      ends the slice as one that searched does */
     uint32_t serial; /* queries made or begun on an object (tn_surf_query_serial) */
     /* a query object's own (NULL in the graph's, whose shortcut scratch
      * is the shortcuts'): its graph, allocator, the counts its arrays
