@@ -117,6 +117,7 @@ typedef struct app {
     int fit_zoom;
     float fit_x, fit_y;
     int small_w, small_h; /* a size under the minimum the window was set back from */
+    int back_w, back_h;   /* ... and the size it was set back to */
 } app;
 
 /* -------------------------------------------------------------- saving */
@@ -1394,8 +1395,11 @@ static void current_settings(app *a, tn_settings *st)
 #ifndef __EMSCRIPTEN__ /* in a browser the window is the page's size */
     int ww, wh;
     SDL_GetWindowSize(a->win, &ww, &wh);
-    tn_settings_put(st, "window_w", ww);
-    tn_settings_put(st, "window_h", wh);
+    /* a window kept under the minimum (a window manager that insists)
+     * opens at the minimum: saved as it, not as a size the next run's
+     * settings check says is out of range */
+    tn_settings_put(st, "window_w", ww < TN_WINDOW_MIN_W ? TN_WINDOW_MIN_W : ww);
+    tn_settings_put(st, "window_h", wh < TN_WINDOW_MIN_H ? TN_WINDOW_MIN_H : wh);
 #endif
 }
 
@@ -1483,11 +1487,16 @@ static void ui_resize(app *a)
     int ww = 0, wh = 0;
     SDL_GetWindowSize(a->win, &ww, &wh);
     if (ww >= TN_WINDOW_MIN_W && wh >= TN_WINDOW_MIN_H) {
-        a->small_w = a->small_h = 0;
+        /* the size it was set back to (SDL says so at once, before the
+         * window manager answers) does not forget the small one: a window
+         * manager that insists on it was answered with a set-back each
+         * time, for ever (ten a second under a 0.1 s poll) */
+        if (ww != a->back_w || wh != a->back_h) a->small_w = a->small_h = a->back_w = a->back_h = 0;
     } else if (ww > 0 && wh > 0 && (ww != a->small_w || wh != a->small_h)) {
         a->small_w = ww, a->small_h = wh;
         const int nw = ww < TN_WINDOW_MIN_W ? TN_WINDOW_MIN_W : ww;
         const int nh = wh < TN_WINDOW_MIN_H ? TN_WINDOW_MIN_H : wh;
+        a->back_w = nw, a->back_h = nh;
         SDL_SetWindowSize(a->win, nw, nh);
         tn_world_message(a->w, "window %dx%d is under the minimum %dx%d: set back to %dx%d", ww, wh,
                          TN_WINDOW_MIN_W, TN_WINDOW_MIN_H, nw, nh);
