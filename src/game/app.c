@@ -1273,14 +1273,17 @@ static void handle_event(app *a, const SDL_Event *ev)
                 tn_clampi(a->view.help_scroll - 40 * dy, 0, tn_ui_help_scroll_max());
             break;
         }
-        if (bar_mouse(a, ev, a->view.mouse_x, a->view.mouse_y)) break;
-        if (tn_ui_panel_mouse(&a->view, a->w, ev, a->view.mouse_x, a->view.mouse_y)) break;
-        if (a->view.picker_count > 0) { /* the wheel moves the picker's list, not the map */
+        /* the picker's list, wherever the pointer is, as its clicks: over
+         * the panel the wheel stepped a slider behind the open list (or
+         * did nothing), and the list did not move */
+        if (a->view.picker_count > 0) {
             tn_view *v = &a->view;
             v->picker_sel = tn_clampi(v->picker_sel - dy, 0, v->picker_count - 1);
             tn_ui_picker_scroll(v);
             break;
         }
+        if (bar_mouse(a, ev, a->view.mouse_x, a->view.mouse_y)) break;
+        if (tn_ui_panel_mouse(&a->view, a->w, ev, a->view.mouse_x, a->view.mouse_y)) break;
         if (dy) zoom_at(a, a->view.mouse_x, a->view.mouse_y, dy > 0 ? 1 : -1);
         break;
     }
