@@ -2733,6 +2733,88 @@ static void test_inspect_enemy_gone_unpins(void **state)
     tn_world_destroy(w);
 }
 
+/* A pinned enemy pushed out of its walled tile onto a destination, which
+ * it then reaches, while an edit of the same frame crushes another: its
+ * last tile is a block and the crushed count went up, but it was not
+ * crushed (its tile had an open neighbour: it was pushed there).  It said
+ * "was crushed (an edit walled its tile in)"; which of the two it was is
+ * not known, so neither is claimed. */
+static void test_inspect_enemy_pushed_not_crushed(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/tn_test_enemy_push_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    const char *text = "tilenav-map 1\nsize 24 9\ntiles\n"
+                       "########################\n"
+                       "#......................#\n"
+                       "#.S..................D.#\n"
+                       "#......................#\n"
+                       "#......................#\n"
+                       "#......................#\n"
+                       "#......................#\n"
+                       "#P.....................#\n"
+                       "########################\n";
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    tn_world *w = tu_load_world(path, 1);
+    unlink(path);
+    tn_enemies *p = tn_wenemies_of(w)->pool;
+    /* the pinned one: in the tile west of D, past its centre; another,
+     * to be crushed, far from it */
+    const tn_enemy *en = NULL, *other = NULL;
+    for (int i = 0; i < 60 * 600 && !(en && other); i++) {
+        tn_world_step(w);
+        en = other = NULL;
+        for (int k = 0; k < p->count; k++) {
+            const tn_enemy *e = &p->e[k];
+            if (e->state == TN_ENEMY_OUTRO) continue;
+            if (e->tx == 20 && e->ty == 2 && e->x > 20.6f) en = e;
+            if (e->tx >= 5 && e->tx <= 15 && e->ty >= 2 && e->ty <= 5) other = e;
+        }
+    }
+    assert_non_null(en);
+    assert_non_null(other);
+    int64_t id = (int64_t)en->id;
+    const int ox = other->tx, oy = other->ty;
+    tn_inspect_seen seen = {-1, -1, 0, 0};
+    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_ENEMY, &id, 0, &seen));
+    assert_int_equal(seen.tx, 20);
+    const int64_t crushed = p->crushed;
+    tn_error e;
+    /* the pinned one's tile walled: pushed out onto D (its nearest open
+     * neighbour) */
+    if (tn_failed(tn_world_edit(w, 20, 2, TN_EDIT_BLOCK, &e))) fail_msg("block: %s", e.msg);
+    bool there = false;
+    for (int k = 0; k < p->count; k++)
+        there |= (int64_t)p->e[k].id == id && p->e[k].tx == 21 && p->e[k].ty == 2;
+    assert_true(there);
+    /* the other walled in: crushed */
+    static const int d[5][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}, {0, 0}};
+    for (int k = 0; k < 5; k++)
+        if (tn_failed(tn_world_edit(w, ox + d[k][0], oy + d[k][1], TN_EDIT_BLOCK, &e)))
+            fail_msg("block at (%d,%d): %s", ox + d[k][0], oy + d[k][1], e.msg);
+    assert_true(p->crushed > crushed);
+    const int64_t crushed_now = p->crushed, reached = p->reached;
+    int steps = 0;
+    for (bool alive = true; alive && steps < 600; steps++) {
+        tn_world_step(w);
+        alive = false;
+        for (int k = 0; k < p->count; k++) alive |= (int64_t)p->e[k].id == id;
+    }
+    assert_true(steps < 600); /* (1: in the edits' frame) */
+    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_ENEMY, &id, 0, &seen));
+    assert_true(p->reached > reached);
+    assert_true(p->crushed == crushed_now);
+    char want[160];
+    snprintf(want, sizeof want,
+             "inspect: enemy #%lld is gone (it reached a destination or was crushed): its card "
+             "is closed",
+             (long long)id);
+    assert_string_equal(tn_world_message_text(w), want);
+    tn_world_destroy(w);
+}
+
 /* Bots' and wanderers' spawn numbers past 2^32 (the counters set as after
  * that many): a pinned card keeps to its agent.  With 32-bit numbers the
  * 2^32-th bot was #0 (no agent: its card closed at once, though the bot
@@ -2991,6 +3073,7 @@ int main(void)
         cmocka_unit_test(test_inspect_enemy_past_2_32),
         cmocka_unit_test(test_inspect_removed_unpins),
         cmocka_unit_test(test_inspect_enemy_gone_unpins),
+        cmocka_unit_test(test_inspect_enemy_pushed_not_crushed),
         cmocka_unit_test(test_window_frame),
         cmocka_unit_test(test_inspect_serials_past_2_32),
         cmocka_unit_test(test_inspect_numbers_kept_by_failed_switch),

@@ -1483,6 +1483,21 @@ uint64_t tn_inspect_serial(const tn_world *w, int kind, int64_t index)
     return 0;
 }
 
+/* Tile (x,y) and each of its neighbours on the board a wall: an enemy
+ * there was crushed (tn_enemies_on_edit).  Its tile a wall alone is not
+ * enough: with an open neighbour the enemy was pushed out there, and may
+ * have reached a destination from it in the frame another was crushed. */
+static bool walled_in(const tn_flow *f, int x, int y)
+{
+    if (!f || x < 0 || y < 0 || x >= f->w || y >= f->h) return false;
+    for (int d = -1; d < 4; d++) {
+        const int nx = d < 0 ? x : x + tn_dir_dx[d], ny = d < 0 ? y : y + tn_dir_dy[d];
+        if (nx < 0 || ny < 0 || nx >= f->w || ny >= f->h) continue;
+        if (f->kind[tn_flow_index(f, nx, ny)] != TN_FLOW_WALL) return false;
+    }
+    return true;
+}
+
 /* A pinned enemy: alive (seen updated), or gone, and then why. */
 static bool enemy_removed(tn_world *w, int64_t id, tn_inspect_seen *seen)
 {
@@ -1505,8 +1520,7 @@ static bool enemy_removed(tn_world *w, int64_t id, tn_inspect_seen *seen)
         const tn_flow *f = we->flow;
         if (p->crushed == seen->crushed && p->reached > seen->reached)
             why = "reached a destination";
-        else if (p->crushed > seen->crushed && f && seen->tx < f->w && seen->ty >= 0 &&
-                 seen->ty < f->h && f->kind[tn_flow_index(f, seen->tx, seen->ty)] == TN_FLOW_WALL)
+        else if (p->crushed > seen->crushed && walled_in(f, seen->tx, seen->ty))
             why = "was crushed (an edit walled its tile in)";
     }
     tn_world_message(w, "inspect: enemy #%" PRId64 " %s: its card is closed", id, why);
