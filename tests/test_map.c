@@ -71,6 +71,14 @@ static void test_errors(void **state)
     EXPECT("# my level\n##########\n#P.......#\n##########\n",
            "t.map:2:1: no header line: this line reads as a comment ('#' starts one before "
            "'tiles'); a map starts 'tilenav-map 1', then 'size W H' and 'tiles' above its rows");
+    /* old Mac (CR-only) line endings: the file is one line, a comment
+     * when it starts with '#' (it said "only comments and blank lines") */
+    EXPECT("# my level\rtilenav-map 1\rsize 2 1\rtiles\r.#\r",
+           "t.map:1:11: a carriage return (CR) with no line feed after it ends the line: the "
+           "file uses old Mac (CR-only) line endings; save it with LF (or CRLF) line endings");
+    EXPECT("\n##\r#P\r",
+           "t.map:2:3: a carriage return (CR) with no line feed after it ends the line: the "
+           "file uses old Mac (CR-only) line endings; save it with LF (or CRLF) line endings");
     EXPECT("size 2 2\n", "t.map:1:1: missing header line 'tilenav-map 1' (or 'type octile')");
     EXPECT("tilenav-map 2\n", "t.map:1:13: unsupported format version (expected 'tilenav-map 1')");
     EXPECT("tilenav-map 1\ntilenav-map 1\n", "t.map:2:1: repeated header line 'tilenav-map'");

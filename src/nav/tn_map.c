@@ -480,6 +480,14 @@ tn_status tn_map_parse(const char *buf, size_t len, const char *name, const tn_a
         bool comment = false;
         while (!row && next_line(&c)) {
             comment |= c.n > 0 && c.s[0] == '#';
+            /* a CR not before a LF: old Mac line endings made the whole
+             * file one line, a comment when it starts with '#' (a header
+             * after a comment line, or rows) */
+            const char *cr = memchr(c.s, '\r', c.n);
+            if (cr)
+                PERR(c.lineno, (int)(cr - c.s) + 1,
+                     "a carriage return (CR) with no line feed after it ends the line: the file "
+                     "uses old Mac (CR-only) line endings; save it with LF (or CRLF) line endings");
             if (c.n > 1 && looks_like_row(c.s, c.n)) row = c.lineno;
         }
         if (row)
