@@ -68,6 +68,9 @@ static void test_errors(void **state)
     /* comments alone, and tile rows with no header: a row of walls starts
      * with '#', a comment before 'tiles' (both said "empty file") */
     EXPECT("# a level\n\n", "t.map:1:1: only comments and blank lines (expected 'tilenav-map 1')");
+    EXPECT("########  \n#.S..D.# \n#P.....#\n",
+           "t.map:1:1: no header line: this line reads as a comment ('#' starts one before "
+           "'tiles'); a map starts 'tilenav-map 1', then 'size W H' and 'tiles' above its rows");
     EXPECT("# my level\n##########\n#P.......#\n##########\n",
            "t.map:2:1: no header line: this line reads as a comment ('#' starts one before "
            "'tiles'); a map starts 'tilenav-map 1', then 'size W H' and 'tiles' above its rows");

@@ -189,9 +189,12 @@ static bool next_content_line(line_reader *r)
     return false;
 }
 
-/* A line of tilenav tile characters only (what a tile row holds). */
+/* A line of tilenav tile characters only (what a tile row holds), but for
+ * blanks after them. */
 static bool looks_like_row(const char *s, size_t n)
 {
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t')) n--; /* (blanks an editor left) */
+    if (n < 2) return false;                                    /* (a lone '#': a comment mark) */
     for (size_t i = 0; i < n; i++)
         if (!strchr(".#=SD*P", s[i]) || s[i] == '\0') return false;
     return true;
@@ -488,7 +491,7 @@ tn_status tn_map_parse(const char *buf, size_t len, const char *name, const tn_a
                 PERR(c.lineno, (int)(cr - c.s) + 1,
                      "a carriage return (CR) with no line feed after it ends the line: the file "
                      "uses old Mac (CR-only) line endings; save it with LF (or CRLF) line endings");
-            if (c.n > 1 && looks_like_row(c.s, c.n)) row = c.lineno;
+            if (looks_like_row(c.s, c.n)) row = c.lineno;
         }
         if (row)
             PERR(row, 1,
