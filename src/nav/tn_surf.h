@@ -564,7 +564,10 @@ int tn_surf_lattice_j(const tn_surf *g, float x);
 /* Node at (row, j) or -1. */
 int tn_surf_node_at(const tn_surf *g, int row, int j);
 /* Node of a standing body (its x rounded to the lattice), or -1 (also for
- * a body outside the map or at a non-finite position). */
+ * a body outside the map or at a non-finite position).  The body's size is
+ * not checked against the profile's box: one of another size gets the node
+ * under its left edge and feet, which its own box may not fit (tn_bot_goto
+ * refuses such a body). */
 int tn_surf_node_of_body(const tn_surf *g, const tn_body *b);
 /* First node whose box has bottom-left tile (tx, ty), or -1 (also outside
  * the map). */
