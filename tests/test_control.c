@@ -2641,10 +2641,11 @@ static const tn_enemy *enemy_in(const tn_enemies *p, int x0, int x1)
     return NULL;
 }
 
-static void test_inspect_enemy_gone_unpins(void **state)
+/* A 24x9 room with a spawn point (2,2) and a destination (21,2) on one
+ * row, the character at (1,7). */
+static tn_world *enemy_room(void)
 {
-    (void)state;
-    char path[] = "/tmp/tn_test_enemy_card_XXXXXX";
+    char path[] = "/tmp/tn_test_enemy_room_XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     const char *text = "tilenav-map 1\nsize 24 9\ntiles\n"
@@ -2661,6 +2662,13 @@ static void test_inspect_enemy_gone_unpins(void **state)
     close(fd);
     tn_world *w = tu_load_world(path, 1);
     unlink(path);
+    return w;
+}
+
+static void test_inspect_enemy_gone_unpins(void **state)
+{
+    (void)state;
+    tn_world *w = enemy_room();
     tn_enemies *p = tn_wenemies_of(w)->pool;
     const tn_enemy *en = NULL;
     for (int i = 0; i < 6000 && !en; i++) {
@@ -2742,23 +2750,7 @@ static void test_inspect_enemy_gone_unpins(void **state)
 static void test_inspect_enemy_pushed_not_crushed(void **state)
 {
     (void)state;
-    char path[] = "/tmp/tn_test_enemy_push_XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    const char *text = "tilenav-map 1\nsize 24 9\ntiles\n"
-                       "########################\n"
-                       "#......................#\n"
-                       "#.S..................D.#\n"
-                       "#......................#\n"
-                       "#......................#\n"
-                       "#......................#\n"
-                       "#......................#\n"
-                       "#P.....................#\n"
-                       "########################\n";
-    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
-    tn_world *w = tu_load_world(path, 1);
-    unlink(path);
+    tn_world *w = enemy_room();
     tn_enemies *p = tn_wenemies_of(w)->pool;
     /* the pinned one: in the tile west of D, past its centre; another,
      * to be crushed, far from it */
